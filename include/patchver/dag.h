@@ -1,0 +1,87 @@
+#ifndef PATCHVER_DAG_H
+#define PATCHVER_DAG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <git2.h>
+
+/*
+ * The commit graph of a repository, as dense indices: every commit that a
+ * query touches gets a small integer, and parents, committer dates and
+ * (on demand) children are plain arrays indexed by it.  Walks over
+ * hundreds of thousands of commits then cost array reads, not hash
+ * lookups or libgit2 object parsing.
+ */
+#define DAG_NONE UINT32_MAX
+
+struct dag {
+	git_odb *odb;             /* borrowed from the repository */
+	uint32_t nr, alloc;
+	git_oid *oids;
+	int64_t *dates;           /* committer date, as git's commit->date */
+	uint32_t *par_off;        /* first parent in parents[] */
+	uint16_t *par_nr;
+	bool *loaded;             /* header parsed, parents known */
+	uint32_t *parents;
+	size_t parents_nr, parents_alloc;
+
+	uint32_t *slots;          /* open addressing: oid -> index + 1 */
+	size_t nslots;
+
+	uint32_t *by_oid;         /* indices sorted by oid, for prefixes */
+	uint32_t by_oid_nr;
+
+	uint32_t *child_off;      /* children CSR, built on demand */
+	uint32_t *children;
+	uint32_t children_nr;     /* commits covered by child_off */
+
+	git_oid *shallow;         /* .git/shallow: commits shown parentless */
+	size_t shallow_nr;
+	bool hit_shallow;         /* a walk reached a shallow boundary */
+};
+
+int dag_init(struct dag *dag, git_repository *repo);
+void dag_free(struct dag *dag);
+
+/* Index of oid, adding it (not yet loaded) if new. */
+uint32_t dag_intern(struct dag *dag, const git_oid *oid);
+/* Index of oid, or DAG_NONE. */
+uint32_t dag_find(const struct dag *dag, const git_oid *oid);
+
+/*
+ * Parse commit idx and all its ancestors not loaded yet.  Returns 0, or
+ * -1 with a libgit2 error set when an object is missing or not a commit.
+ */
+int dag_load(struct dag *dag, uint32_t idx);
+
+static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
+					  unsigned *n)
+{
+	*n = dag->par_nr[i];
+	return dag->parents + dag->par_off[i];
+}
+
+/*
+ * Commits of the graph whose hex id starts with prefix (lower case).
+ * Writes at most max indices to out, returns how many match.
+ */
+size_t dag_find_prefix(struct dag *dag, const char *prefix, uint32_t *out,
+		       size_t max);
+
+/* Build (or extend) the children lists for every loaded commit. */
+int dag_build_children(struct dag *dag);
+
+static inline const uint32_t *dag_children(const struct dag *dag, uint32_t i,
+					   unsigned *n)
+{
+	*n = dag->child_off[i + 1] - dag->child_off[i];
+	return dag->children + dag->child_off[i];
+}
+
+/*
+ * An order of all loaded commits in which every commit comes before its
+ * parents (newest first).  Caller frees.
+ */
+uint32_t *dag_topo_order(const struct dag *dag);
+
+#endif

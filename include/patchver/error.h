@@ -1,0 +1,31 @@
+#ifndef PATCHVER_ERROR_H
+#define PATCHVER_ERROR_H
+
+/*
+ * Exit codes: scripts rely on these; man/patchver.1 documents them.
+ * An answer that is "none" (a commit in no release) is not an error.
+ */
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 2,          /* bad option or argument */
+	EXIT_NOREPO = 3,         /* not a git repository, or unreadable */
+	EXIT_UNKNOWN_REV = 4,    /* rev does not resolve */
+	EXIT_AMBIGUOUS = 5,      /* short sha matches several commits */
+	EXIT_NOT_COMMIT = 6,     /* rev names a tree, blob, or tag of one */
+	EXIT_CANNOT_DESCRIBE = 7,/* --describe: no tag contains the commit */
+	EXIT_NO_TAGS = 8,        /* repository has no tags at all */
+	EXIT_CORRUPT = 9,        /* missing or corrupt object in the history */
+	EXIT_INPUT = 10,         /* unreadable or invalid input file */
+	EXIT_INTERNAL = 70,      /* out of memory, internal error */
+};
+
+/*
+ * Print "patchver: <message>" on stderr (one line); returns code so that
+ * callers can write `return error(EXIT_X, ...)`.
+ */
+int error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The last libgit2 error message, or "unknown error". */
+const char *git_errmsg(void);
+
+#endif

@@ -1,0 +1,36 @@
+#ifndef PATCHVER_UTIL_H
+#define PATCHVER_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * Allocation that cannot fail (out of memory exits with EXIT_INTERNAL),
+ * and a growable string.
+ */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Grow *p (of *alloc elements) to hold at least need elements. */
+void *xgrow(void *p, size_t *alloc, size_t need, size_t elem);
+
+struct sbuf {
+	char *buf;
+	size_t len, alloc;
+};
+
+#define SBUF_INIT { NULL, 0, 0 }
+
+void sbuf_add(struct sbuf *sb, const char *s, size_t n);
+void sbuf_adds(struct sbuf *sb, const char *s);
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sbuf_reset(struct sbuf *sb);
+void sbuf_free(struct sbuf *sb);
+/* The string, never NULL. */
+const char *sbuf_str(struct sbuf *sb);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * Opening a repository and loading what every query needs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/error.h"
+#include "patchver/history.h"
+#include "patchver/util.h"
+
+static void tune_libgit2(void)
+{
+	/*
+	 * Objects are read once each: libgit2's object cache only costs
+	 * memory here, and re-hashing every object on read (strict
+	 * verification) doubles the cost of loading a kernel history.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+}
+
+int history_open(struct history *h, const struct history_opts *opts)
+{
+	const char *path = opts->path ? opts->path : ".";
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	tune_libgit2();
+	if (git_repository_open_ext(&h->repo, path, 0, NULL) < 0)
+		return error(EXIT_NOREPO, "not a git repository: '%s'", path);
+	if (dag_init(&h->dag, h->repo) < 0)
+		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
+			     git_errmsg());
+	cgraph_open(&h->graph, h->repo);
+	ret = tags_load(&h->tags, h->repo, &h->dag, opts->release_glob);
+	if (ret)
+		return ret;
+	h->tag_commits = h->dag.nr;
+	return 0;
+}
+
+void history_close(struct history *h)
+{
+	tags_free(&h->tags);
+	cgraph_close(&h->graph);
+	if (h->dag.odb)
+		dag_free(&h->dag);
+	git_repository_free(h->repo);
+	memset(h, 0, sizeof(*h));
+}
+
+char *history_message(const struct history *h, uint32_t commit)
+{
+	git_commit *c = NULL;
+	char *msg = NULL;
+
+	if (git_commit_lookup(&c, h->repo, &h->dag.oids[commit]) == 0) {
+		const char *m = git_commit_message(c);
+		msg = xstrdup(m ? m : "");
+		git_commit_free(c);
+	}
+	git_error_clear();
+	return msg;
+}
+
+char *history_subject(const struct history *h, uint32_t commit)
+{
+	char *msg = history_message(h, commit), *p, *q;
+	struct sbuf sb = SBUF_INIT;
+
+	if (!msg)
+		return xstrdup("");
+	/* git's subject: the first paragraph, lines joined by spaces */
+	p = msg;
+	while (*p == '\n')
+		p++;
+	while (*p && *p != '\n') {
+		q = strchr(p, '\n');
+		if (!q)
+			q = p + strlen(p);
+		if (sb.len)
+			sbuf_adds(&sb, " ");
+		sbuf_add(&sb, p, (size_t)(q - p));
+		p = *q ? q + 1 : q;
+	}
+	free(msg);
+	if (!sb.buf)
+		return xstrdup("");
+	return sb.buf;
+}

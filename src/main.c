@@ -1,0 +1,123 @@
+/*
+ * patchver: command-line parsing; the work is done by the modules.
+ */
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+
+#include "patchver/error.h"
+#include "patchver/history.h"
+#include "patchver/report.h"
+
+#ifndef PATCHVER_VERSION
+#define PATCHVER_VERSION "0.1"
+#endif
+
+#define DEFAULT_RELEASE_GLOB "v[0-9]*"
+
+/* The CLI's options: the only global state. */
+static struct {
+	char *dir;
+	char *match;
+	int describe, name_rev, tags_containing;
+	int json, use_stdin, version;
+} opt;
+
+static int pick_mode(enum report_mode *mode)
+{
+	int n = !!opt.describe + !!opt.name_rev + !!opt.tags_containing;
+
+	if (n > 1)
+		return error(EXIT_USAGE, "--describe, --name-rev and --tags-containing "
+			     "are mutually exclusive");
+	*mode = opt.describe ? REPORT_DESCRIBE :
+		opt.name_rev ? REPORT_NAME_REV :
+		opt.tags_containing ? REPORT_TAGS : REPORT_FULL;
+	return 0;
+}
+
+int main(int argc, const char **argv)
+{
+	struct poptOption options[] = {
+		{ NULL, 'C', POPT_ARG_STRING, &opt.dir, 0,
+		  "repository to query (default: the current directory)", "DIR" },
+		{ "describe", 0, POPT_ARG_NONE, &opt.describe, 0,
+		  "print what `git describe --contains` prints", NULL },
+		{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
+		  "print what `git name-rev --tags --name-only` prints", NULL },
+		{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
+		  "every release containing the commit, by series", NULL },
+		{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
+		  "tags that count as releases (default " DEFAULT_RELEASE_GLOB
+		  "); limits --describe like git describe --match", "GLOB" },
+		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
+		  "JSON output (schema: man patchver)", NULL },
+		{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0,
+		  "read revs from standard input, one per line", NULL },
+		{ "version", 'V', POPT_ARG_NONE, &opt.version, 0,
+		  "print the version", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct history_opts hopts = { 0 };
+	struct report_opts ropts = { 0 };
+	struct history h;
+	const char **revs;
+	size_t nrevs = 0;
+	poptContext ctx;
+	int rc, ret;
+
+	ctx = poptGetContext("patchver", argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] <rev>...");
+	while ((rc = poptGetNextOpt(ctx)) > 0)
+		;
+	if (rc < -1) {
+		ret = error(EXIT_USAGE, "%s: %s (see patchver --help)",
+			    poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		goto out_ctx;
+	}
+	if (opt.version) {
+		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, LIBGIT2_VERSION);
+		ret = EXIT_OK;
+		goto out_ctx;
+	}
+	revs = poptGetArgs(ctx);
+	while (revs && revs[nrevs])
+		nrevs++;
+	if ((ret = pick_mode(&ropts.mode)))
+		goto out_ctx;
+	if (!nrevs && !opt.use_stdin) {
+		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
+		goto out_ctx;
+	}
+	if (nrevs && opt.use_stdin) {
+		ret = error(EXIT_USAGE, "give revisions as arguments or with --stdin, not both");
+		goto out_ctx;
+	}
+	ropts.json = opt.json;
+	ropts.match = opt.match;
+	hopts.path = opt.dir;
+	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
+
+	git_libgit2_init();
+	if ((ret = history_open(&h, &hopts)) == 0) {
+		if (!h.tags.nr)
+			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
+				    opt.dir ? opt.dir : ".");
+		else if (opt.use_stdin)
+			ret = report_stdin(&h, &ropts, stdin);
+		else
+			ret = report_revs(&h, &ropts, revs, nrevs);
+	}
+	history_close(&h);
+	git_libgit2_shutdown();
+out_ctx:
+	poptFreeContext(ctx);
+	free(opt.dir);
+	free(opt.match);
+	if (fflush(stdout) != 0 && !ret)
+		ret = error(EXIT_INTERNAL, "cannot write output");
+	return ret;
+}

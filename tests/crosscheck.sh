@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Cross-check patchver against git on a fixture, without and with a
+# commit-graph:
+#   --name-rev        == git name-rev --tags --name-only <rev>   (per rev)
+#   --describe        == git describe --contains <rev>           (per rev)
+#   --name-rev --stdin == git name-rev --tags --name-only --annotate-stdin
+#   first release     == min in version order of release tags containing it
+#                        (computed from git rev-list of every release tag)
+#   --tags-containing == git tag --contains, release tags (sample of 40)
+# usage: crosscheck.sh FIXTURE all|N   (N: a deterministic sample of N commits)
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+name=$1
+want=$2
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+
+check_repo() {
+	local repo=$1 tag=$2
+	git -C "$repo" rev-list --all > "$tmp/all"
+	if [ "$want" = all ]; then
+		cp "$tmp/all" "$tmp/revs"
+	else
+		local n; n=$(wc -l < "$tmp/all")
+		awk -v step=$(( n / want )) 'NR % step == 1' "$tmp/all" | head -n "$want" > "$tmp/revs"
+	fi
+	echo "$tag: $(wc -l < "$tmp/revs") of $(wc -l < "$tmp/all") commits"
+
+	# name-rev, one git process per rev (git's cutoff depends on the rev)
+	xargs -P2 -n1 sh -c 'printf "%s %s\n" "$1" "$(git -C "$0" name-rev --tags --name-only "$1")"' \
+		"$repo" < "$tmp/revs" | sort > "$tmp/git-nr"
+	"$PATCHVER" -C "$repo" --name-rev $(cat "$tmp/revs") > "$tmp/pv-nr.raw"
+	expect_eq "$?" 0 "$tag: patchver --name-rev exit"
+	paste -d' ' "$tmp/revs" "$tmp/pv-nr.raw" | sort > "$tmp/pv-nr"
+	expect_files_same "$tmp/git-nr" "$tmp/pv-nr" "$tag: name-rev per rev"
+
+	# describe --contains: describable revs in one call, the rest one by one
+	xargs -P2 -n1 sh -c 'out=$(git -C "$0" describe --contains "$1" 2>/dev/null); printf "%s %s %s\n" "$1" "$?" "$out"' \
+		"$repo" < "$tmp/revs" | sort > "$tmp/git-desc"
+	awk '$2 == 0 { print $1 }' "$tmp/git-desc" > "$tmp/ok-revs"
+	"$PATCHVER" -C "$repo" --describe $(cat "$tmp/ok-revs") > "$tmp/pv-desc.raw"
+	expect_eq "$?" 0 "$tag: patchver --describe exit"
+	paste -d' ' "$tmp/ok-revs" "$tmp/pv-desc.raw" | awk '{ print $1, 0, $2 }' | sort > "$tmp/pv-desc"
+	awk '$2 == 0' "$tmp/git-desc" > "$tmp/git-desc-ok"
+	expect_files_same "$tmp/git-desc-ok" "$tmp/pv-desc" "$tag: describe --contains per rev"
+	awk '$2 != 0 { print $1 }' "$tmp/git-desc" | head -20 | while read -r r; do
+		out=$("$PATCHVER" -C "$repo" --describe "$r" 2>"$tmp/err")
+		rc=$?
+		[ "$rc" = 7 ] && [ -z "$out" ] && grep -q "cannot describe '$r'" "$tmp/err" ||
+			echo "$r rc=$rc out=$out"
+	done > "$tmp/bad-undescribable"
+	expect_eq "$(cat "$tmp/bad-undescribable")" "" "$tag: undescribable revs fail as git does"
+
+	# annotate-stdin over every commit, and over text with shas inside
+	{ cat "$tmp/all"; git -C "$repo" log --all --format='* %H (%P) %s' | head -3000;
+	  printf 'no newline at end %s' "$(head -1 "$tmp/all")"; } > "$tmp/text"
+	git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/text" > "$tmp/git-ann"
+	"$PATCHVER" -C "$repo" --name-rev --stdin < "$tmp/text" > "$tmp/pv-ann"
+	expect_files_same "$tmp/git-ann" "$tmp/pv-ann" "$tag: --name-rev --stdin vs --annotate-stdin"
+
+	# first release: the minimum key over release tags whose history has the commit
+	release_tags "$repo" > "$tmp/releases"
+	while read -r key t; do
+		git -C "$repo" rev-list "refs/tags/$t^{commit}" | sed "s/\$/ $key $t/"
+	done < "$tmp/releases" |
+		awk '{ if (!($1 in k) || $2 < k[$1]) { k[$1] = $2; t[$1] = $3 } }
+		     END { for (s in k) print s, t[s] }' | sort > "$tmp/first-all"
+	"$PATCHVER" -C "$repo" $(cat "$tmp/revs") |
+		awk '/^[0-9a-f]+ / && !/^  / { n++ } /^  first release:/ { print $3 }' > "$tmp/pv-first.raw"
+	paste -d' ' "$tmp/revs" "$tmp/pv-first.raw" | awk '$2 != "none"' | sort > "$tmp/pv-first"
+	sort "$tmp/revs" > "$tmp/revs.sorted"
+	join "$tmp/revs.sorted" "$tmp/first-all" > "$tmp/git-first"
+	expect_files_same "$tmp/git-first" "$tmp/pv-first" "$tag: first release"
+	expect_eq "$(wc -l < "$tmp/pv-first.raw")" "$(wc -l < "$tmp/revs")" "$tag: one first release per rev"
+
+	# every containing release tag, for a sample
+	awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do
+		git -C "$repo" tag --contains "$r" | grep -E "$RELEASE_RE" |
+			awk "$KVER_AWK"' { print kkey($1), $1 }' | sort | awk '{ print $2 }' |
+			while read -r t; do
+				git -C "$repo" rev-parse -q --verify "refs/tags/$t^{commit}" >/dev/null 2>&1 && echo "$t"
+			done | tr '\n' ' '
+		echo
+	done > "$tmp/git-tc"
+	awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do
+		"$PATCHVER" -C "$repo" --tags-containing "$r" | awk 'NR > 1 && $1 !~ /^\(/ { for (i = 2; i <= NF; i++) print $i }' |
+			awk "$KVER_AWK"' { print kkey($1), $1 }' | sort | awk '{ printf "%s ", $2 }'
+		echo
+	done > "$tmp/pv-tc"
+	expect_files_same "$tmp/git-tc" "$tmp/pv-tc" "$tag: --tags-containing"
+}
+
+check_repo "$FIXTURES/$name.git" "$name"
+check_repo "$FIXTURES/$name-graph.git" "$name+commit-graph"
+finish

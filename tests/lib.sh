@@ -1,0 +1,60 @@
+# Shared helpers for patchver's shell tests.  Each test prints
+# "N passed, N failed" last and exits non-zero on any failure.
+set -u
+passes=0
+failures=0
+: "${PATCHVER:?PATCHVER must name the patchver binary}"
+: "${FIXTURES:?FIXTURES must name the fixture directory}"
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+pass() { passes=$((passes + 1)); }
+
+# expect_eq ACTUAL EXPECTED WHAT
+expect_eq() {
+	if [ "$1" = "$2" ]; then pass; else fail "$3: expected '$2', got '$1'"; fi
+}
+
+# expect_contains HAYSTACK NEEDLE WHAT
+expect_contains() {
+	case "$1" in
+	*"$2"*) pass ;;
+	*) fail "$3: '$2' not in: $1" ;;
+	esac
+}
+
+# expect_files_same A B WHAT: identical files, else show the first differences
+expect_files_same() {
+	if cmp -s "$1" "$2"; then
+		pass
+	else
+		fail "$3 differ:"
+		diff "$1" "$2" | head -20 >&2
+	fi
+}
+
+finish() {
+	echo "$passes passed, $failures failed"
+	[ "$failures" -eq 0 ]
+}
+
+# Sort key of a kernel version tag, written independently of patchver's
+# C code: base numbers, stable number, then rc (a final sorts after its rcs).
+KVER_AWK='
+function kkey(t,   s, a, n, rc, b3, st) {
+	s = t; sub(/^v/, "", s)
+	rc = 99999
+	if (match(s, /-rc[0-9]+$/)) { rc = substr(s, RSTART + 3) + 0; s = substr(s, 1, RSTART - 1) }
+	n = split(s, a, ".")
+	if (a[1] == 2) { b3 = a[3]; st = (n >= 4 ? a[4] : 0) } else { b3 = 0; st = (n >= 3 ? a[3] : 0) }
+	return sprintf("%05d.%05d.%05d.%07d.%05d", a[1], a[2], b3, st, rc)
+}'
+RELEASE_RE='^v(2\.6\.[1-9][0-9]*(\.[1-9][0-9]*)?|[3-9]\.[0-9]+(\.[1-9][0-9]*)?)(-rc[1-9][0-9]*)?$'
+
+# release_tags REPO: "key tag" for every release tag that peels to a commit
+release_tags() {
+	git -C "$1" tag -l | grep -E "$RELEASE_RE" | while read -r t; do
+		git -C "$1" rev-parse -q --verify "refs/tags/$t^{commit}" >/dev/null 2>&1 && echo "$t"
+	done | awk "$KVER_AWK"' { print kkey($1), $1 }'
+}
+
+scratch() { mktemp -d "${TMPDIR:-/tmp}/patchver-test.XXXXXX"; }

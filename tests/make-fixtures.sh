@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Build the fixture repositories the shell tests use, each also as a copy
+# with a commit-graph (git 2.39's default format), which changes git
+# name-rev's cutoff from dates to generation numbers.
+set -eu
+gen=$1
+out=$2
+rm -rf "$out"
+mkdir -p "$out"
+"$gen" demo "$out/demo.git"
+"$gen" kernel "$out/small.git" 4 3 4
+"$gen" kernel "$out/small2.git" 6 4 6 7
+"$gen" kernel "$out/large.git" 24 12 60
+for r in demo small small2 large; do
+	cp -a "$out/$r.git" "$out/$r-graph.git"
+	git -C "$out/$r-graph.git" commit-graph write --reachable 2>/dev/null
+	test -f "$out/$r-graph.git/objects/info/commit-graph"
+done
+echo "fixtures in $out"

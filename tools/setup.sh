@@ -1,0 +1,54 @@
+#!/bin/sh
+# patchver's one entry point for a fresh Debian 12 machine (run as root):
+#
+#   tools/setup.sh demo   install, build, and tell the seed story on the demo history
+#   tools/setup.sh test   install, build, and run the whole test suite
+#                         (once with AddressSanitizer + UBSan)
+#
+# Packages are installed only when missing, so a warm machine skips apt.
+set -eu
+cd "$(dirname "$0")/.."
+what=${1:-}
+
+PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev jq"
+
+install_packages() {
+	missing=""
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
+}
+
+build() {   # build DIR [cmake options...]
+	dir=$1
+	shift
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPATCHVER_WERROR=ON "$@" >/dev/null
+	cmake --build "$dir" -j "$(nproc)"
+}
+
+case "$what" in
+demo)
+	install_packages
+	build build
+	tools/demo.sh build
+	;;
+test)
+	install_packages
+	build build
+	# The suite runs on the sanitizer build; leaks are reported too.
+	build build-asan -DPATCHVER_SANITIZE=ON
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+	;;
+*)
+	echo "usage: tools/setup.sh demo|test" >&2
+	exit 2
+	;;
+esac
