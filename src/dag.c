@@ -71,6 +71,7 @@ void dag_free(struct dag *dag)
 	git_odb_free(dag->odb);
 	free(dag->oids);
 	free(dag->dates);
+	free(dag->trees);
 	free(dag->par_off);
 	free(dag->par_nr);
 	free(dag->loaded);
@@ -102,6 +103,7 @@ static void grow(struct dag *dag)
 
 	dag->oids = xrealloc(dag->oids, n * sizeof(*dag->oids));
 	dag->dates = xrealloc(dag->dates, n * sizeof(*dag->dates));
+	dag->trees = xrealloc(dag->trees, n * sizeof(*dag->trees));
 	dag->par_off = xrealloc(dag->par_off, n * sizeof(*dag->par_off));
 	dag->par_nr = xrealloc(dag->par_nr, n * sizeof(*dag->par_nr));
 	dag->loaded = xrealloc(dag->loaded, n * sizeof(*dag->loaded));
@@ -206,6 +208,8 @@ static int parse_one(struct dag *dag, uint32_t idx)
 				push_parent(dag, pi);
 				dag->par_nr[idx]++;
 			}
+		} else if (eol - p >= 5 + GIT_OID_HEXSZ && !memcmp(p, "tree ", 5)) {
+			git_oid_fromstrn(&dag->trees[idx], p + 5, GIT_OID_HEXSZ);
 		} else if (eol - p > 10 && !memcmp(p, "committer ", 10)) {
 			dag->dates[idx] = committer_date(p, eol);
 		}

@@ -10,6 +10,7 @@
 #include "patchver/error.h"
 #include "patchver/history.h"
 #include "patchver/report.h"
+#include "patchver/triage_report.h"
 
 #ifndef PATCHVER_VERSION
 #define PATCHVER_VERSION "0.1"
@@ -21,7 +22,9 @@
 static struct {
 	char *dir;
 	char *match;
+	char *patch;
 	int describe, name_rev, tags_containing;
+	int triage, patch_id;
 	int json, use_stdin, version;
 } opt;
 
@@ -38,6 +41,15 @@ static int pick_mode(enum report_mode *mode)
 	return 0;
 }
 
+static int run_triage(struct history *h, const char **revs, size_t nrevs)
+{
+	struct triage_opts o = { opt.json, opt.triage, opt.patch_id };
+
+	if (opt.patch)
+		return triage_patch_file(h, &o, opt.patch);
+	return triage_revs(h, &o, revs, nrevs);
+}
+
 int main(int argc, const char **argv)
 {
 	struct poptOption options[] = {
@@ -52,6 +64,14 @@ int main(int argc, const char **argv)
 		{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
 		  "tags that count as releases (default " DEFAULT_RELEASE_GLOB
 		  "); limits --describe like git describe --match", "GLOB" },
+		{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
+		  "is the fix for stable? introducers, affected releases and series, "
+		  "backports, verdict", NULL },
+		{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
+		  "a mail, mbox or diff ('-': stdin): find its commit by patch-id, "
+		  "then by subject", "FILE" },
+		{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
+		  "print patch-ids as `git patch-id --stable` does", NULL },
 		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
 		  "JSON output (schema: man patchver)", NULL },
 		{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0,
@@ -88,12 +108,18 @@ int main(int argc, const char **argv)
 		nrevs++;
 	if ((ret = pick_mode(&ropts.mode)))
 		goto out_ctx;
-	if (!nrevs && !opt.use_stdin) {
+	if (!nrevs && !opt.use_stdin && !opt.patch) {
 		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
 		goto out_ctx;
 	}
-	if (nrevs && opt.use_stdin) {
-		ret = error(EXIT_USAGE, "give revisions as arguments or with --stdin, not both");
+	if ((nrevs && opt.use_stdin) || (opt.patch && (nrevs || opt.use_stdin))) {
+		ret = error(EXIT_USAGE, "give revisions as arguments, with --stdin, or --patch, "
+			    "not several");
+		goto out_ctx;
+	}
+	if ((opt.triage || opt.patch_id) && (ropts.mode != REPORT_FULL || opt.use_stdin)) {
+		ret = error(EXIT_USAGE, "--triage and --patch-id take revisions or --patch, "
+			    "and no other mode");
 		goto out_ctx;
 	}
 	ropts.json = opt.json;
@@ -106,6 +132,8 @@ int main(int argc, const char **argv)
 		if (!h.tags.nr)
 			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
 				    opt.dir ? opt.dir : ".");
+		else if (opt.patch || opt.triage || opt.patch_id)
+			ret = run_triage(&h, revs, nrevs);
 		else if (opt.use_stdin)
 			ret = report_stdin(&h, &ropts, stdin);
 		else
@@ -117,6 +145,7 @@ out_ctx:
 	poptFreeContext(ctx);
 	free(opt.dir);
 	free(opt.match);
+	free(opt.patch);
 	if (fflush(stdout) != 0 && !ret)
 		ret = error(EXIT_INTERNAL, "cannot write output");
 	return ret;

@@ -65,24 +65,6 @@ static void find_releases(struct reporter *r, uint32_t commit, struct answer *a)
 	}
 }
 
-/* Resolve a sha named in a message without complaining if it is absent. */
-static uint32_t quiet_lookup(struct history *h, const char *hex)
-{
-	uint32_t idx[2];
-	git_oid oid;
-
-	if (strlen(hex) == GIT_OID_HEXSZ && git_oid_fromstr(&oid, hex) == 0) {
-		uint32_t i = dag_find(&h->dag, &oid);
-		if (i != DAG_NONE && h->dag.loaded[i])
-			return i;
-		if (!git_odb_exists(h->dag.odb, &oid))
-			return NONE;
-		i = dag_intern(&h->dag, &oid);
-		return dag_load(&h->dag, i) == 0 ? i : NONE;
-	}
-	return dag_find_prefix(&h->dag, hex, idx, 2) == 1 ? idx[0] : NONE;
-}
-
 static void find_backport(struct reporter *r, struct answer *a)
 {
 	char *msg = history_message(r->h, a->rev.commit);
@@ -92,7 +74,7 @@ static void find_backport(struct reporter *r, struct answer *a)
 	free(msg);
 	if (!a->backport)
 		return;
-	a->upstream = quiet_lookup(r->h, a->upstream_hex);
+	a->upstream = rev_find_hex(&r->h->dag, a->upstream_hex);
 	if (a->upstream != NONE)
 		a->upstream_first = contain_first_release(&r->contain, a->upstream);
 }

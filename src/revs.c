@@ -149,3 +149,30 @@ out:
 	free(fixed);
 	return ret;
 }
+
+uint32_t rev_find_hex(struct dag *dag, const char *hex)
+{
+	uint32_t idx[2], i;
+	git_oid oid;
+	char lower[GIT_OID_HEXSZ + 1];
+	size_t len = strlen(hex);
+
+	if (len < 7 || len > GIT_OID_HEXSZ)
+		return DAG_NONE;
+	for (size_t k = 0; k <= len; k++)
+		lower[k] = (char)tolower((unsigned char)hex[k]);
+	if (len == GIT_OID_HEXSZ && git_oid_fromstr(&oid, lower) == 0) {
+		i = dag_find(dag, &oid);
+		if (i != DAG_NONE && dag->loaded[i])
+			return i;
+		if (!git_odb_exists(dag->odb, &oid))
+			return DAG_NONE;
+		i = dag_intern(dag, &oid);
+		if (dag_load(dag, i) < 0) {
+			git_error_clear();
+			return DAG_NONE;
+		}
+		return i;
+	}
+	return dag_find_prefix(dag, lower, idx, 2) == 1 ? idx[0] : DAG_NONE;
+}

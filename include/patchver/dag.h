@@ -19,6 +19,7 @@ struct dag {
 	uint32_t nr, alloc;
 	git_oid *oids;
 	int64_t *dates;           /* committer date, as git's commit->date */
+	git_oid *trees;           /* root tree of each loaded commit */
 	uint32_t *par_off;        /* first parent in parents[] */
 	uint16_t *par_nr;
 	bool *loaded;             /* header parsed, parents known */

@@ -16,6 +16,7 @@ enum {
 	EXIT_NO_TAGS = 8,        /* repository has no tags at all */
 	EXIT_CORRUPT = 9,        /* missing or corrupt object in the history */
 	EXIT_INPUT = 10,         /* unreadable or invalid input file */
+	EXIT_NO_MATCH = 11,      /* --patch: no commit has its patch-id or subject */
 	EXIT_INTERNAL = 70,      /* out of memory, internal error */
 };
 

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 /*
  * The demo history: the LWN story of June 2010 in miniature.
  *

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 /*
  * Deterministic history writing with libgit2 (see gen.h).
  */
