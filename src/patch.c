@@ -10,6 +10,7 @@
 
 #include "patchver/error.h"
 #include "patchver/patch.h"
+#include "patchver/patchid.h"
 #include "patchver/util.h"
 
 /* Lines of a text, NUL-terminated in place (the text is a private copy). */
@@ -293,15 +294,7 @@ static bool plain_file(struct patch *p, struct lines *l, size_t *i, size_t end,
 
 static void compute_patchid(struct patch *p)
 {
-	git_diff *diff = NULL;
-
-	if (!*p->diff)
-		return;
-	if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) == 0 &&
-	    git_diff_patchid(&p->patchid, diff, NULL) == 0)
-		p->has_patchid = true;
-	git_diff_free(diff);
-	git_error_clear();
+	p->has_patchid = patchid_of_text(p->diff, &p->patchid);
 }
 
 /* Parse lines [from, to) as one message. */
@@ -452,8 +445,7 @@ int patch_from_commit(struct patch *p, git_repository *repo, const git_oid *id)
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		add_path(p, d->new_file.path ? d->new_file.path : d->old_file.path);
 	}
-	if (git_diff_num_deltas(diff) && git_diff_patchid(&p->patchid, diff, NULL) == 0)
-		p->has_patchid = true;
+	compute_patchid(p);
 	ret = 0;
 out:
 	git_buf_dispose(&buf);
@@ -470,6 +462,7 @@ bool patch_id_of_commit(git_repository *repo, const git_oid *id, git_oid *out)
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
 	git_diff *diff = NULL;
+	git_buf buf = { 0 };
 	bool ok = false;
 
 	if (git_commit_lookup(&c, repo, id) < 0 || git_commit_tree(&tree, c) < 0)
@@ -478,9 +471,11 @@ bool patch_id_of_commit(git_repository *repo, const git_oid *id, git_oid *out)
 	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
 		goto out;
 	ok = git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) == 0 &&
-	     git_diff_num_deltas(diff) > 0 && git_diff_patchid(out, diff, NULL) == 0;
+	     git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) == 0 &&
+	     buf.size && patchid_of_text(buf.ptr, out);
 out:
 	git_error_clear();
+	git_buf_dispose(&buf);
 	git_diff_free(diff);
 	git_tree_free(ptree);
 	git_tree_free(tree);

@@ -331,8 +331,11 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 			continue;
 		}
 		if (o->patch_id) {
-			if (patch_id_of_commit(h->repo, &r.oid, &id))
-				printf("%s %s\n", git_oid_tostr_s(&id), git_oid_tostr_s(&r.oid));
+			if (patch_id_of_commit(h->repo, &r.oid, &id)) {
+				char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+				printf("%s %s\n", git_oid_tostr(a, sizeof(a), &id),
+				       git_oid_tostr(b, sizeof(b), &r.oid));
+			}
 			continue;
 		}
 		if (o->json) {
@@ -387,7 +390,7 @@ static void one_message(struct front *f, const struct patch *p, size_t i)
 
 	if (f->o->patch_id) {
 		if (p->has_patchid)
-			printf("%s %s\n", git_oid_tostr_s(&p->patchid), git_oid_tostr_s(&(git_oid){ { 0 } }));
+			printf("%s %040d\n", git_oid_tostr_s(&p->patchid), 0);
 		return;
 	}
 	match_patch(f->h, &f->contain, p, &m);

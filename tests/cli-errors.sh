@@ -32,7 +32,9 @@ expect_error 7 "cannot describe '$(git -C "$repo" rev-parse master)'" -C "$repo"
 expect_error 2 "--bogus" -C "$repo" --bogus
 expect_error 2 "no revision given" -C "$repo"
 expect_error 2 "mutually exclusive" -C "$repo" --describe --name-rev HEAD
-expect_error 2 "not both" -C "$repo" --stdin HEAD
+expect_error 2 "not several" -C "$repo" --stdin HEAD
+expect_error 2 "not several" -C "$repo" --patch x HEAD
+expect_error 2 "no other mode" -C "$repo" --triage --describe HEAD
 
 # a repository without tags
 git init -q --bare "$tmp/notags.git"

@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")/.."
 what=${1:-}
 
-PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev jq"
+PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev jq"
 
 install_packages() {
 	missing=""

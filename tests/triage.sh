@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Stable triage on the demo history: the seed story (not for stable, the
+# Cc: stable flagged) and the mm bug that did ship (affected series, the
+# backport, the missing series); blame cross-checked with git blame; bad
+# patch input.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+repo=$FIXTURES/demo.git
+seed=$TESTS/seeds/001-vfs-fix-o-nofollow.patch
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+sha() { git -C "$repo" log --format=%H --no-merges --grep="$1" "${2:-master}" | tail -1; }
+
+fix=$(sha 'O_NOFOLLOW behavior for paths')
+switch=$(sha 'Switch !O_CREAT case')
+restore=$(sha 'Restore LOOKUP_DIRECTORY')
+mmfix=$(sha 'mm: fix anon_vma locking')
+mmbug=$(sha 'mm: introduce vma_adjust_anon')
+backport=$(sha 'mm: fix anon_vma locking' linux-2.6.33.y)
+
+# --- the seed: the mail maps to the fix by patch-id, and the verdict is Linus's
+j=$("$PATCHVER" -C "$repo" --json --triage --patch "$seed")
+expect_eq "$?" 0 "seed triage exit"
+r='.results[0]'
+expect_eq "$(jq -r "$r.match" <<<"$j")" patch-id "seed match kind"
+expect_eq "$(jq -r "$r.upstream.commit" <<<"$j")" "$fix" "seed maps to the fix"
+expect_eq "$(jq -r "$r.evidence_used" <<<"$j")" blame "seed: evidence used"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\" and .removed_lines + .neighbour_lines > 0) | .target.commit] | join(\" \")" <<<"$j")" \
+	"$restore $switch" "seed: blame candidates, ranked"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\" and .removed_lines > 0) | .target.first_release] | join(\" \")" <<<"$j")" \
+	"v2.6.34-rc3 v2.6.34-rc1" "seed: candidates' first releases"
+expect_eq "$(jq -r "$r.affected | join(\" \")" <<<"$j")" \
+	"v2.6.34-rc1 v2.6.34-rc2 v2.6.34-rc3 v2.6.34-rc4 v2.6.34-rc5 v2.6.34-rc6 v2.6.34-rc7" "seed: affected"
+expect_eq "$(jq -r "$r.verdict" <<<"$j")" \
+	"not for stable: introduced in the v2.6.34 merge window (v2.6.34-rc1), fixed before v2.6.34; no released kernel affected" \
+	"seed: verdict"
+expect_eq "$(jq -r "$r.cc_stable.present" <<<"$j")" true "seed: Cc: stable seen in the mail"
+expect_eq "$(jq -r "$r.cc_stable.note" <<<"$j")" "Cc: stable was not needed: no released kernel had the bug" \
+	"seed: Cc: stable flagged"
+expect_eq "$(jq -r "[$r.applies[] | select(.applies == false) | .release] | join(\" \")" <<<"$j")" \
+	"v2.6.34-rc1 v2.6.34-rc2" "seed: does not apply before rc3"
+expect_eq "$(jq -r "$r.applies[0].prerequisites[0].commit.commit" <<<"$j")" "$restore" \
+	"seed: rc1 needs the LOOKUP_DIRECTORY restore first"
+
+# --- the mm bug shipped: 2.6.32 and 2.6.33 affected, backported to 2.6.33.y only
+j=$("$PATCHVER" -C "$repo" --json --triage "$mmfix")
+r='.results[0]'
+expect_eq "$(jq -r "$r.evidence_used" <<<"$j")" fixes "mm: evidence used"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"fixes\") | .target.commit] | join(\" \")" <<<"$j")" "$mmbug" "mm: Fixes: resolved"
+expect_eq "$(jq -r "[$r.backports[].commit.commit] | join(\" \")" <<<"$j")" "$backport" "mm: the backport"
+expect_eq "$(jq -r "[$r.series[] | select(.affected) | .series + \":\" + (.fixed_in // \"-\")] | join(\" \")" <<<"$j")" \
+	"2.6.32:- 2.6.33:v2.6.33.2 2.6.34:v2.6.34" "mm: series"
+expect_eq "$(jq -r "$r.verdict" <<<"$j")" \
+	"stable candidate: affects 2.6.32 (v2.6.32–v2.6.32.11), 2.6.33 (v2.6.33–v2.6.33.1); already in v2.6.33.2; missing from 2.6.32.y" \
+	"mm: verdict"
+expect_eq "$(jq -r "$r.cc_stable.hint" <<<"$j")" "2.6.32+" "mm: Cc: stable hint"
+out=$("$PATCHVER" -C "$repo" --triage "$mmfix")
+expect_contains "$out" "verdict:          stable candidate: affects 2.6.32" "mm: text verdict"
+
+# the backport names its upstream commit; its own triage finds the same
+out=$("$PATCHVER" -C "$repo" "$backport")
+expect_contains "$out" "backport of:    ${mmfix:0:12} (first release v2.6.34-rc2)" "backport of"
+
+# --- subject fallback: the same change rewritten
+git -C "$repo" format-patch -q --stdout -1 "$mmfix" | sed 's/^+\tif (vma->anon_vma \&\& adjust > 0)/+\tif (vma->anon_vma \&\& adjust >= 1)/' > "$tmp/reworded"
+out=$("$PATCHVER" -C "$repo" --patch "$tmp/reworded")
+expect_eq "$?" 0 "subject match exit"
+expect_contains "$out" "match:            subject" "subject match"
+
+# --- blame agrees with git blame --porcelain on the lines each fix touches
+for c in "$fix" "$mmfix" "$restore" $(git -C "$repo" rev-list --no-merges -12 master); do
+	git -C "$repo" show --format= "$c" | awk '
+		/^--- a\// { file = substr($0, 7) } /^--- \/dev\/null/ { file = "" }
+		/^@@ -/ { split($2, a, ","); start = substr(a[1], 2) + 0; n = (a[2] == "" ? 1 : a[2] + 0);
+			  if (file != "" && n > 0) print file, start, start + n - 1 }' > "$tmp/ranges"
+	: > "$tmp/git-blame"
+	while read -r file a b; do
+		git -C "$repo" blame --porcelain -L "$a,$b" "$c^" -- "$file" | awk '/^[0-9a-f]+ [0-9]+ [0-9]+/ { print $1 }'
+	done < "$tmp/ranges" | sort | uniq -c | awk '{ print $2, $1 }' | sort > "$tmp/git-blame"
+	"$PATCHVER" -C "$repo" --json --triage "$c" |
+		jq -r '.results[0].evidence[] | select(.kind == "blame") | "\(.ref) \(.removed_lines + .neighbour_lines + .context_lines)"' |
+		sort > "$tmp/pv-blame"
+	expect_files_same "$tmp/git-blame" "$tmp/pv-blame" "blame of ${c:0:12}"
+done
+
+# --- bad patch input: one line, its own exit code
+expect_input_error() {   # CODE NEEDLE FILE
+	"$PATCHVER" -C "$repo" --patch "$3" > "$tmp/out" 2> "$tmp/err"
+	expect_eq "$?" "$1" "exit code for $3"
+	expect_contains "$(cat "$tmp/err")" "$2" "message for $3"
+	expect_eq "$(grep -c . "$tmp/err")" 1 "one line for $3"
+}
+: > "$tmp/empty"
+head -c 4096 /dev/urandom > "$tmp/binary"
+printf 'just some words\n' > "$tmp/words"
+head -c $((100 << 20)) /dev/zero | tr '\0' 'a' > "$tmp/huge"
+expect_input_error 10 "patch '$tmp/empty' is empty" "$tmp/empty"
+expect_input_error 10 "is binary" "$tmp/binary"
+expect_input_error 10 "larger than 64 MiB" "$tmp/huge"
+expect_input_error 10 "cannot read patch '$tmp/missing'" "$tmp/missing"
+"$PATCHVER" -C "$repo" --patch "$tmp/words" > "$tmp/out" 2>&1
+expect_eq "$?" 11 "no diff and no subject: no match"
+sed 's|fs/namei.c|fs/nonexistent.c|g; s/^Subject: .*/Subject: [PATCH] something else entirely/' "$seed" > "$tmp/nofile"
+"$PATCHVER" -C "$repo" --patch "$tmp/nofile" > "$tmp/out" 2>&1
+expect_eq "$?" 11 "files not in the repository: no match"
+expect_contains "$(cat "$tmp/out")" "match:            none" "no match is reported"
+finish
