@@ -23,6 +23,7 @@ static struct {
 	char *dir;
 	char *match;
 	char *patch;
+	char *range;
 	int describe, name_rev, tags_containing;
 	int triage, patch_id;
 	int json, use_stdin, version;
@@ -43,7 +44,7 @@ static int pick_mode(enum report_mode *mode)
 
 static int run_triage(struct history *h, const char **revs, size_t nrevs)
 {
-	struct triage_opts o = { opt.json, opt.triage, opt.patch_id };
+	struct triage_opts o = { opt.json, opt.triage, opt.patch_id, opt.range };
 
 	if (opt.patch)
 		return triage_patch_file(h, &o, opt.patch);
@@ -70,6 +71,8 @@ int main(int argc, const char **argv)
 		{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
 		  "a mail, mbox or diff ('-': stdin): find its commit by patch-id, "
 		  "then by subject", "FILE" },
+		{ "range", 0, POPT_ARG_STRING, &opt.range, 0,
+		  "with --patch: look for the patch's commit in A..B only", "A..B" },
 		{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
 		  "print patch-ids as `git patch-id --stable` does", NULL },
 		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
@@ -146,6 +149,7 @@ out_ctx:
 	free(opt.dir);
 	free(opt.match);
 	free(opt.patch);
+	free(opt.range);
 	if (fflush(stdout) != 0 && !ret)
 		ret = error(EXIT_INTERNAL, "cannot write output");
 	return ret;

@@ -6,6 +6,7 @@
 
 #include "patchver/error.h"
 #include "patchver/match.h"
+#include "patchver/revs.h"
 #include "patchver/treepath.h"
 #include "patchver/upstream.h"
 #include "patchver/util.h"
@@ -58,7 +59,8 @@ static void push(uint32_t **v, size_t *nr, size_t *alloc, uint32_t x)
 }
 
 /* Non-merge commits touching the patch's files (all of them if it names none). */
-static size_t candidates(struct history *h, const struct patch *p, uint32_t **out)
+static size_t candidates(struct history *h, const struct patch *p,
+			 const bool *in_range, uint32_t **out)
 {
 	struct dag *dag = &h->dag;
 	struct treepath_cache *caches = xcalloc(p->npaths + 1, sizeof(*caches));
@@ -69,7 +71,7 @@ static size_t candidates(struct history *h, const struct patch *p, uint32_t **ou
 		treepath_init(&caches[k], dag->odb, p->paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		unsigned np;
-		if (!dag->loaded[i])
+		if (!dag->loaded[i] || (in_range && !in_range[i]))
 			continue;
 		dag_parents(dag, i, &np);
 		if (np > 1)
@@ -119,10 +121,10 @@ static bool same_subject(struct history *h, uint32_t commit, const char *subject
 }
 
 void match_patch(struct history *h, struct contain *c, const struct patch *p,
-		 struct match *out)
+		 const bool *in_range, struct match *out)
 {
 	uint32_t *cand;
-	size_t ncand = candidates(h, p, &cand), alloc = 0;
+	size_t ncand = candidates(h, p, in_range, &cand), alloc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->upstream = DAG_NONE;
@@ -195,4 +197,52 @@ size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
 		treepath_free(&caches[k]);
 	free(caches);
 	return nr;
+}
+
+/* Set mask[] to value for start and its ancestors. */
+static void mark_ancestors(const struct dag *dag, uint32_t start, bool *mask, bool value)
+{
+	uint32_t *stack = xmalloc(((size_t)dag->nr + 1) * sizeof(uint32_t));
+	bool *seen = xcalloc(dag->nr + 1, 1);
+	size_t sp = 0;
+
+	stack[sp++] = start;
+	seen[start] = true;
+	while (sp) {
+		uint32_t c = stack[--sp];
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, c, &np);
+
+		mask[c] = value;
+		for (unsigned k = 0; k < np; k++)
+			if (!seen[par[k]]) {
+				seen[par[k]] = true;
+				stack[sp++] = par[k];
+			}
+	}
+	free(seen);
+	free(stack);
+}
+
+int match_range(struct history *h, const char *range, bool **mask)
+{
+	const char *dots = strstr(range, "..");
+	char *from;
+	struct rev a, b;
+	int ret;
+
+	*mask = NULL;
+	if (!dots || dots == range || !dots[2] || dots[2] == '.')
+		return error(EXIT_USAGE, "--range wants A..B, not '%s'", range);
+	from = xstrndup(range, (size_t)(dots - range));
+	ret = rev_resolve(&a, h->repo, &h->dag, from);
+	if (!ret)
+		ret = rev_resolve(&b, h->repo, &h->dag, dots + 2);
+	free(from);
+	if (ret)
+		return ret;
+	*mask = xcalloc(h->dag.nr + 1, 1);
+	mark_ancestors(&h->dag, b.commit, *mask, true);
+	mark_ancestors(&h->dag, a.commit, *mask, false);
+	return 0;
 }

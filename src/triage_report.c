@@ -9,6 +9,7 @@
 #include "patchver/json.h"
 #include "patchver/match.h"
 #include "patchver/naming.h"
+#include "patchver/report.h"
 #include "patchver/revs.h"
 #include "patchver/triage.h"
 #include "patchver/triage_report.h"
@@ -23,6 +24,7 @@ struct front {
 	struct contain contain;
 	struct naming naming;
 	struct json json;
+	bool *in_range;         /* --range mask, or NULL */
 	int ret;
 };
 
@@ -353,16 +355,11 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 
 static void print_match_text(struct front *f, const struct patch *p, const struct match *m)
 {
-	struct sbuf name = SBUF_INIT;
-
 	printf("patch:            %s\n", p->subject ? p->subject : "(no subject)");
 	printf("patch-id:         %s\n", p->has_patchid ? git_oid_tostr_s(&p->patchid) : "(no diff)");
 	printf("match:            %s\n", match_kind_name(m->kind));
 	for (size_t i = 0; i < m->nr; i++)
 		commit_line(f, m->commits[i], m->commits[i] == m->upstream ? "  upstream  " : "  also      ");
-	if (m->upstream != DAG_NONE && naming_name(&f->naming, m->upstream, &name))
-		printf("describe:         %s\n", name.buf);
-	sbuf_free(&name);
 }
 
 static void print_match_json(struct front *f, const struct patch *p, const struct match *m)
@@ -393,7 +390,7 @@ static void one_message(struct front *f, const struct patch *p, size_t i)
 			printf("%s %040d\n", git_oid_tostr_s(&p->patchid), 0);
 		return;
 	}
-	match_patch(f->h, &f->contain, p, &m);
+	match_patch(f->h, &f->contain, p, f->in_range, &m);
 	if (f->o->json) {
 		json_obj_begin(&f->json);
 		print_match_json(f, p, &m);
@@ -404,6 +401,14 @@ static void one_message(struct front *f, const struct patch *p, size_t i)
 	}
 	if (m.upstream == DAG_NONE && !f->ret)
 		f->ret = EXIT_NO_MATCH;
+	if (!f->o->triage && !f->o->json && m.upstream != DAG_NONE) {
+		/* then the same answers as `patchver <rev>` */
+		struct report_opts ro = { REPORT_FULL, false, NULL };
+		const char *rev = git_oid_tostr_s(&f->h->dag.oids[m.upstream]);
+		putchar('\n');
+		fflush(stdout);
+		report_revs(f->h, &ro, &rev, 1);
+	}
 	if (f->o->triage && m.upstream != DAG_NONE) {
 		if (!f->o->json)
 			putchar('\n');
@@ -427,8 +432,14 @@ int triage_patch_file(struct history *h, const struct triage_opts *o, const char
 		return error(EXIT_INPUT, "no mail or diff found in '%s'", path);
 	}
 	front_init(&f, h, o);
+	if (o->range && (ret = match_range(h, o->range, &f.in_range))) {
+		patch_set_free(&set);
+		front_done(&f);
+		return ret;
+	}
 	for (size_t i = 0; i < set.nr; i++)
 		one_message(&f, &set.v[i], i);
 	patch_set_free(&set);
+	free(f.in_range);
 	return front_done(&f);
 }

@@ -60,6 +60,15 @@ expect_contains "$out" "verdict:          stable candidate: affects 2.6.32" "mm:
 out=$("$PATCHVER" -C "$repo" "$backport")
 expect_contains "$out" "backport of:    ${mmfix:0:12} (first release v2.6.34-rc2)" "backport of"
 
+# --- --range limits where the mail is looked for
+"$PATCHVER" -C "$repo" --patch "$seed" --range v2.6.34..master > "$tmp/out" 2>&1
+expect_eq "$?" 11 "--range without the fix: no match"
+out=$("$PATCHVER" -C "$repo" --patch "$seed" --range v2.6.33..v2.6.34)
+expect_eq "$?" 0 "--range with the fix"
+expect_contains "$out" "  first release:  v2.6.34" "--patch then reports the commit"
+"$PATCHVER" -C "$repo" --patch "$seed" --range v2.6.34 > "$tmp/out" 2>&1
+expect_eq "$?" 2 "--range without .."
+
 # --- subject fallback: the same change rewritten
 git -C "$repo" format-patch -q --stdout -1 "$mmfix" | sed 's/^+\tif (vma->anon_vma \&\& adjust > 0)/+\tif (vma->anon_vma \&\& adjust >= 1)/' > "$tmp/reworded"
 out=$("$PATCHVER" -C "$repo" --patch "$tmp/reworded")

@@ -23,8 +23,15 @@ struct match {
 	uint32_t upstream;      /* the mainline one (earliest release), or DAG_NONE */
 };
 
+/* in_range: per commit, may it match? (NULL: every commit) */
 void match_patch(struct history *h, struct contain *c, const struct patch *p,
-		 struct match *out);
+		 const bool *in_range, struct match *out);
+
+/*
+ * The commits of A..B (reachable from B, not from A) as a mask over the
+ * DAG.  Returns 0 or an EXIT_* code (message printed).
+ */
+int match_range(struct history *h, const char *range, bool **mask);
 void match_free(struct match *m);
 
 const char *match_kind_name(enum match_kind k);

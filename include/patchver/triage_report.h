@@ -14,6 +14,7 @@ struct triage_opts {
 	bool json;
 	bool triage;        /* full triage, not only the match */
 	bool patch_id;      /* only print patch-ids, as git patch-id --stable */
+	const char *range;  /* --range A..B: where --patch looks */
 };
 
 /* --triage REV...  (or --patch-id REV...) */
