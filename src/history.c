@@ -89,3 +89,29 @@ char *history_subject(const struct history *h, uint32_t commit)
 		return xstrdup("");
 	return sb.buf;
 }
+
+int history_load_branches(struct history *h)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int err = 0;
+
+	if (git_reference_iterator_new(&it, h->repo) < 0)
+		return -1;
+	while (git_reference_next(&ref, it) == 0) {
+		const char *name = git_reference_name(ref);
+		git_object *obj = NULL;
+
+		if ((!strncmp(name, "refs/heads/", 11) || !strncmp(name, "refs/remotes/", 13)) &&
+		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0) {
+			uint32_t i = dag_intern(&h->dag, git_object_id(obj));
+			if (dag_load(&h->dag, i) < 0)
+				err = -1;
+		}
+		git_object_free(obj);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	git_error_clear();
+	return err;
+}

@@ -11,6 +11,7 @@
 #include "patchver/history.h"
 #include "patchver/report.h"
 #include "patchver/triage_report.h"
+#include "patchver/verify.h"
 
 #ifndef PATCHVER_VERSION
 #define PATCHVER_VERSION "0.1"
@@ -26,6 +27,8 @@ static struct {
 	char *range;
 	int describe, name_rev, tags_containing;
 	int triage, patch_id;
+	int verify_boot, keep, cache_clean, boot_timeout;
+	char *kernel_tree, *accel, *series;
 	int json, use_stdin, version;
 } opt;
 
@@ -49,6 +52,19 @@ static int run_triage(struct history *h, const char **revs, size_t nrevs)
 	if (opt.patch)
 		return triage_patch_file(h, &o, opt.patch);
 	return triage_revs(h, &o, revs, nrevs);
+}
+
+static int run_verify(struct history *h, const char *fix)
+{
+	struct verify_opts o = { 0 };
+
+	o.json = opt.json;
+	o.kernel_tree = opt.kernel_tree;
+	o.series_dir = opt.series;
+	o.accel = opt.accel;
+	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
+	o.keep = opt.keep;
+	return verify_boot(h, fix, &o);
 }
 
 int main(int argc, const char **argv)
@@ -75,6 +91,19 @@ int main(int argc, const char **argv)
 		  "with --patch: look for the patch's commit in A..B only", "A..B" },
 		{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
 		  "print patch-ids as `git patch-id --stable` does", NULL },
+		{ "verify-boot", 0, POPT_ARG_NONE, &opt.verify_boot, 0,
+		  "build the candidate kernels of the fix's triage and boot each in QEMU", NULL },
+		{ "kernel-tree", 0, POPT_ARG_STRING, &opt.kernel_tree, 0,
+		  "kernel source tree to build (default: Debian's linux-source)", "DIR" },
+		{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
+		  "kernel patch series: regression model, then fix (default: guest/kernel)", "DIR" },
+		{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
+		  "QEMU accelerator: kvm or tcg (default: kvm only where usable)", "ACCEL" },
+		{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
+		  "seconds before a guest is killed (default 120)", "N" },
+		{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
+		{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,
+		  "remove built images and boot logs from the cache", NULL },
 		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
 		  "JSON output (schema: man patchver)", NULL },
 		{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0,
@@ -106,6 +135,10 @@ int main(int argc, const char **argv)
 		ret = EXIT_OK;
 		goto out_ctx;
 	}
+	if (opt.cache_clean) {
+		ret = verify_cache_clean();
+		goto out_ctx;
+	}
 	revs = poptGetArgs(ctx);
 	while (revs && revs[nrevs])
 		nrevs++;
@@ -118,6 +151,19 @@ int main(int argc, const char **argv)
 	if ((nrevs && opt.use_stdin) || (opt.patch && (nrevs || opt.use_stdin))) {
 		ret = error(EXIT_USAGE, "give revisions as arguments, with --stdin, or --patch, "
 			    "not several");
+		goto out_ctx;
+	}
+	if (opt.verify_boot && (nrevs != 1 || opt.patch || opt.triage || opt.patch_id ||
+				ropts.mode != REPORT_FULL || opt.use_stdin)) {
+		ret = error(EXIT_USAGE, "--verify-boot takes exactly one revision: the fix");
+		goto out_ctx;
+	}
+	if (opt.accel && strcmp(opt.accel, "kvm") && strcmp(opt.accel, "tcg")) {
+		ret = error(EXIT_USAGE, "--accel: '%s' is neither kvm nor tcg", opt.accel);
+		goto out_ctx;
+	}
+	if (opt.boot_timeout < 0) {
+		ret = error(EXIT_USAGE, "--boot-timeout: %d is not a number of seconds", opt.boot_timeout);
 		goto out_ctx;
 	}
 	if ((opt.triage || opt.patch_id) && (ropts.mode != REPORT_FULL || opt.use_stdin)) {
@@ -135,6 +181,8 @@ int main(int argc, const char **argv)
 		if (!h.tags.nr)
 			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
 				    opt.dir ? opt.dir : ".");
+		else if (opt.verify_boot)
+			ret = run_verify(&h, revs[0]);
 		else if (opt.patch || opt.triage || opt.patch_id)
 			ret = run_triage(&h, revs, nrevs);
 		else if (opt.use_stdin)
@@ -150,6 +198,9 @@ out_ctx:
 	free(opt.match);
 	free(opt.patch);
 	free(opt.range);
+	free(opt.kernel_tree);
+	free(opt.accel);
+	free(opt.series);
 	if (fflush(stdout) != 0 && !ret)
 		ret = error(EXIT_INTERNAL, "cannot write output");
 	return ret;

@@ -16,32 +16,6 @@ const char *match_kind_name(enum match_kind k)
 	return k == MATCH_PATCHID ? "patch-id" : k == MATCH_SUBJECT ? "subject" : "none";
 }
 
-int history_load_branches(struct history *h)
-{
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	int err = 0;
-
-	if (git_reference_iterator_new(&it, h->repo) < 0)
-		return -1;
-	while (git_reference_next(&ref, it) == 0) {
-		const char *name = git_reference_name(ref);
-		git_object *obj = NULL;
-
-		if ((!strncmp(name, "refs/heads/", 11) || !strncmp(name, "refs/remotes/", 13)) &&
-		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0) {
-			uint32_t i = dag_intern(&h->dag, git_object_id(obj));
-			if (dag_load(&h->dag, i) < 0)
-				err = -1;
-		}
-		git_object_free(obj);
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(it);
-	git_error_clear();
-	return err;
-}
-
 /* Does commit i change any of the patch's files?  (caches per path) */
 static bool touches(struct treepath_cache *caches, size_t n, const struct dag *dag,
 		    uint32_t i)

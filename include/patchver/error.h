@@ -17,6 +17,12 @@ enum {
 	EXIT_CORRUPT = 9,        /* missing or corrupt object in the history */
 	EXIT_INPUT = 10,         /* unreadable or invalid input file */
 	EXIT_NO_MATCH = 11,      /* --patch: no commit has its patch-id or subject */
+	EXIT_NOT_CONFIRMED = 12, /* --verify-boot: a candidate did not behave as expected */
+	EXIT_BUILD = 13,         /* --verify-boot: a kernel did not configure or build */
+	EXIT_BOOT = 14,          /* --verify-boot: a guest timed out, panicked or never ran /init */
+	EXIT_PATCH = 15,         /* --verify-boot: a patch does not apply to the tree */
+	EXIT_NO_TOOL = 16,       /* --verify-boot: qemu, a compiler or the kernel source is missing */
+	EXIT_INTERRUPTED = 130,  /* SIGINT/SIGTERM: children stopped, cache left usable */
 	EXIT_INTERNAL = 70,      /* out of memory, internal error */
 };
 

@@ -29,6 +29,9 @@ struct history_opts {
 int history_open(struct history *h, const struct history_opts *opts);
 void history_close(struct history *h);
 
+/* Load the commits of every branch (refs/heads, refs/remotes) into the DAG. */
+int history_load_branches(struct history *h);
+
 /* The commit's subject line (caller frees), "" if unreadable. */
 char *history_subject(const struct history *h, uint32_t commit);
 

@@ -40,7 +40,4 @@ const char *match_kind_name(enum match_kind k);
 size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
 		       const struct patch *fixp, uint32_t **out);
 
-/* Load the commits of every branch (refs/heads, refs/remotes) into the DAG. */
-int history_load_branches(struct history *h);
-
 #endif

@@ -1,0 +1,35 @@
+#ifndef PATCHVER_PROC_H
+#define PATCHVER_PROC_H
+
+#include <stdbool.h>
+
+/*
+ * Running make, cc and QEMU: each child in its own process group, its
+ * output appended to a log, killed (the whole group) on timeout or when
+ * patchver gets SIGINT/SIGTERM, so that nothing outlives patchver.
+ */
+struct proc_result {
+	int exit_code;          /* -1 if killed */
+	bool timed_out;
+	bool interrupted;       /* patchver itself was asked to stop */
+	double seconds;
+};
+
+/* Catch SIGINT/SIGTERM: they stop the running child, then the caller. */
+void proc_install_signals(void);
+
+/* Was patchver asked to stop? */
+bool proc_interrupted(void);
+
+/*
+ * Run argv (PATH searched) in cwd (NULL: here), output appended to log
+ * (NULL: discarded), timeout in seconds (0: none).  Returns 0 if it could
+ * be started, -1 (errno set) if not.
+ */
+int proc_run(char *const argv[], const char *cwd, const char *log, int timeout,
+	     struct proc_result *r);
+
+/* First line a command prints on stdout ("gcc (Debian 12.2.0-14) 12.2.0"). */
+char *proc_first_line(char *const argv[]);
+
+#endif
