@@ -244,6 +244,32 @@ static int copy_file(const char *from, const char *to)
 	return proc_run(argv, NULL, NULL, 60, &pr) == 0 && pr.exit_code == 0 ? 0 : -1;
 }
 
+/* The last lines of a failed build's log, on stderr. */
+static void show_tail(const struct run *r, const char *log)
+{
+	char *lines[6] = { 0 }, buf[1024];
+	size_t n = 0;
+	FILE *f = fopen(log, "r");
+
+	if (!f || r->o->json) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		free(lines[n % 6]);
+		lines[n++ % 6] = xstrdup(buf);
+	}
+	fclose(f);
+	for (size_t k = n > 6 ? n - 6 : 0; k < n; k++) {
+		fprintf(stderr, "  | %s", lines[k % 6]);
+		free(lines[k % 6]);
+		lines[k % 6] = NULL;
+	}
+	for (size_t k = 0; k < 6; k++)
+		free(lines[k]);
+}
+
 static int build_candidate(struct run *r, struct candidate *c, size_t i)
 {
 	char *dir, *log;
@@ -277,6 +303,8 @@ static int build_candidate(struct run *r, struct candidate *c, size_t i)
 	}
 	progress(r, "[build %zu/%zu] %s: %s %s in %.1fs", i + 1, r->n, c->release, c->state,
 		 ret ? "FAILED" : "built", c->build_seconds);
+	if (ret)
+		show_tail(r, log);
 	c->build_status = ret;
 	free(log);
 	free(dir);

@@ -8,6 +8,7 @@ out=$2
 rm -rf "$out"
 mkdir -p "$out"
 "$gen" demo "$out/demo.git"
+"$gen" demo "$out/demo-late.git" late
 "$gen" kernel "$out/small.git" 4 3 4
 "$gen" kernel "$out/small2.git" 6 4 6 7
 "$gen" kernel "$out/large.git" 24 12 60

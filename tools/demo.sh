@@ -4,6 +4,7 @@
 # Kara's O_NOFOLLOW fix, and why `git log --tags --source` is not that.
 set -eu
 build=${1:-build}
+boot=${2:-}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/patchver
 repo=$cache/demo.git
 mkdir -p "$cache"
@@ -24,3 +25,12 @@ for c in $(git -C "$repo" log --tags --author=viro --author=jack --no-merges --f
 	$pv "$c"
 	echo
 done
+
+echo "\$ patchver --triage --patch shared seed 001 (Jan Kara's mail)"
+$pv --triage --patch "$(dirname "$0")/../tests/seeds/001-vfs-fix-o-nofollow.patch" || true
+if [ "$boot" = boot ]; then
+	echo
+	fix=$(git -C "$repo" log --format=%h --grep='O_NOFOLLOW behavior' master)
+	echo "\$ patchver --verify-boot $fix"
+	$pv --verify-boot "$fix"
+fi

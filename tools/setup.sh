@@ -1,16 +1,20 @@
 #!/bin/sh
 # patchver's one entry point for a fresh Debian 12 machine (run as root):
 #
-#   tools/setup.sh demo   install, build, and tell the seed story on the demo history
+#   tools/setup.sh demo   install, build, and tell the seed story on the demo history:
+#                         first releases, the triage of the fix, and --verify-boot
+#                         (a kernel build, ~4 minutes on 2 cores the first time)
 #   tools/setup.sh test   install, build, and run the whole test suite
-#                         (once with AddressSanitizer + UBSan)
+#                         (under AddressSanitizer + UBSan; kernel boots on the normal build)
 #
 # Packages are installed only when missing, so a warm machine skips apt.
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-}
 
-PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev jq"
+PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev zlib1g-dev jq"
+# --verify-boot: QEMU, Debian's kernel tree and what building it needs
+BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio patch"
 
 install_packages() {
 	missing=""
@@ -35,17 +39,21 @@ build() {   # build DIR [cmake options...]
 
 case "$what" in
 demo)
+	PACKAGES="$PACKAGES $BOOT_PACKAGES"
 	install_packages
 	build build
-	tools/demo.sh build
+	tools/demo.sh build boot
 	;;
 test)
+	PACKAGES="$PACKAGES $BOOT_PACKAGES"
 	install_packages
 	build build
-	# The suite runs on the sanitizer build; leaks are reported too.
+	# Every test runs on the sanitizer build (leaks reported too), except
+	# the kernel boots, which run once, on the normal build.
 	build build-asan -DPATCHVER_SANITIZE=ON
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+		ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE boot
+	ctest --test-dir build --output-on-failure -L boot
 	;;
 *)
 	echo "usage: tools/setup.sh demo|test" >&2

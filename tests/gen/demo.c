@@ -282,7 +282,27 @@ static void stable_misc(struct demo *d, struct branch *st, const char *series, i
 	}
 }
 
-int gen_demo(struct gen *g)
+/* Jan Kara's fix, applied by Linus directly (seed 001) */
+static git_oid jans_fix(struct demo *d, struct branch *m)
+{
+	set_namei(d, m, NAMEI_FIX);
+	return gen_commit(d->g, m, "vfs: Fix O_NOFOLLOW behavior for paths with trailing slashes\n\n"
+		"According to specification\n\n"
+		"\tmkdir d; ln -s d a; open(\"a/\", O_NOFOLLOW | O_RDONLY)\n\n"
+		"should return success but currently it returns ELOOP.  This is a\n"
+		"regression caused by path lookup cleanup patch series.\n\n"
+		"Fix the code to ignore O_NOFOLLOW in case the provided path has trailing\n"
+		"slashes.\n\n"
+		"Cc: Andrew Morton <akpm@linux-foundation.org>\n"
+		"Cc: Al Viro <viro@zeniv.linux.org.uk>\n"
+		"Reported-by: Marius Tolzmann <tolzmann@molgen.mpg.de>\n"
+		"Acked-by: Miklos Szeredi <mszeredi@suse.cz>\n"
+		"Signed-off-by: Jan Kara <jack@suse.cz>\n"
+		"Signed-off-by: Linus Torvalds <torvalds@linux-foundation.org>\n",
+		&jack, 1273747977, &linus, 1273765564, NULL, 0);
+}
+
+int gen_demo(struct gen *g, bool late_fix)
 {
 	struct demo d = { .g = g };
 	struct branch *m = &d.master, vfs, vfs2, fsb, mmb, st32, st33, st34, *tp;
@@ -413,24 +433,11 @@ int gen_demo(struct gen *g)
 	tag(&d, "v2.6.34-rc7", &linus, ts(2010, 5, 9, 20, 0));
 
 	/* Jan Kara's fix, applied by Linus directly (seed 001) */
-	set_namei(&d, m, NAMEI_FIX);
-	fix = gen_commit(g, m, "vfs: Fix O_NOFOLLOW behavior for paths with trailing slashes\n\n"
-		"According to specification\n\n"
-		"\tmkdir d; ln -s d a; open(\"a/\", O_NOFOLLOW | O_RDONLY)\n\n"
-		"should return success but currently it returns ELOOP.  This is a\n"
-		"regression caused by path lookup cleanup patch series.\n\n"
-		"Fix the code to ignore O_NOFOLLOW in case the provided path has trailing\n"
-		"slashes.\n\n"
-		"Cc: Andrew Morton <akpm@linux-foundation.org>\n"
-		"Cc: Al Viro <viro@zeniv.linux.org.uk>\n"
-		"Reported-by: Marius Tolzmann <tolzmann@molgen.mpg.de>\n"
-		"Acked-by: Miklos Szeredi <mszeredi@suse.cz>\n"
-		"Signed-off-by: Jan Kara <jack@suse.cz>\n"
-		"Signed-off-by: Linus Torvalds <torvalds@linux-foundation.org>\n",
-		&jack, 1273747977, &linus, 1273765564, NULL, 0);
+	if (!late_fix)
+		fix = jans_fix(&d, m);
 	d.s_dead_fix = true;
 	branch_fork(&vfs, "vfs-2.6-3", m);
-	set_namei(&d, &vfs, NAMEI_FIX);
+	set_namei(&d, &vfs, late_fix ? NAMEI_RESTORE : NAMEI_FIX);
 	gen_commit(g, &vfs, "Fix the regression created by \"set S_DEAD on unlink()...\" commit\n\n"
 		   "Signed-off-by: Al Viro <viro@zeniv.linux.org.uk>\n",
 		   &viro, 1272662229, &viro, 1273922193, NULL, 0);
@@ -445,6 +452,9 @@ int gen_demo(struct gen *g)
 	tag(&d, "v2.6.34", &linus, ts(2010, 5, 16, 21, 30));
 	st34_base = m->head;
 	branch_fork(&st34, "linux-2.6.34.y", m);
+	/* the variant where the fix missed 2.6.34: it lands in the next window */
+	if (late_fix)
+		fix = jans_fix(&d, m);
 	misc_run(&d, m, "merge window", 6, &davem, ts(2010, 5, 17, 0, 0), ts(2010, 5, 30, 0, 0));
 	tag(&d, "v2.6.35-rc1", &linus, ts(2010, 5, 30, 20, 0));
 	misc_run(&d, m, "after rc1", 3, &linus, ts(2010, 5, 31, 0, 0), ts(2010, 6, 3, 0, 0));

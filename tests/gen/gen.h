@@ -106,6 +106,6 @@ const char *gen_hex(const git_oid *oid);    /* static rotating buffers */
 
 /* The two histories. */
 int gen_kernel(struct gen *g, int cycles, int topics, int topic_len);
-int gen_demo(struct gen *g);
+int gen_demo(struct gen *g, bool late_fix);
 
 #endif
