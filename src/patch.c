@@ -415,31 +415,47 @@ out:
 	return ret;
 }
 
+/* A commit's diff against its first parent, as git-format text. */
+static int commit_diff(git_repository *repo, const git_oid *id, git_commit **c,
+		       git_diff **diff, git_buf *buf)
+{
+	git_commit *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	int ret = -1;
+
+	if (git_commit_lookup(c, repo, id) < 0 || git_commit_tree(&tree, *c) < 0)
+		goto out;
+	if (git_commit_parentcount(*c) > 0 &&
+	    (git_commit_parent(&parent, *c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
+		goto out;
+	if (git_diff_tree_to_tree(diff, repo, ptree, tree, NULL) < 0 ||
+	    git_diff_to_buf(buf, *diff, GIT_DIFF_FORMAT_PATCH) < 0)
+		goto out;
+	ret = 0;
+out:
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return ret;
+}
+
 int patch_from_commit(struct patch *p, git_repository *repo, const git_oid *id)
 {
-	git_commit *c = NULL, *parent = NULL;
-	git_tree *tree = NULL, *ptree = NULL;
+	git_commit *c = NULL;
 	git_diff *diff = NULL;
 	git_buf buf = { 0 };
+	struct sbuf author = SBUF_INIT;
+	const git_signature *a;
 	int ret = -1;
 
 	memset(p, 0, sizeof(*p));
-	if (git_commit_lookup(&c, repo, id) < 0 || git_commit_tree(&tree, c) < 0)
-		goto out;
-	if (git_commit_parentcount(c) > 0 &&
-	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
-		goto out;
-	if (git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) < 0 ||
-	    git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) < 0)
+	if (commit_diff(repo, id, &c, &diff, &buf) < 0)
 		goto out;
 	p->message = xstrdup(git_commit_message(c) ? git_commit_message(c) : "");
 	p->subject = patch_clean_subject(git_commit_summary(c) ? git_commit_summary(c) : "");
-	{
-		const git_signature *a = git_commit_author(c);
-		struct sbuf sb = SBUF_INIT;
-		sbuf_addf(&sb, "%s <%s>", a->name, a->email);
-		p->author = sb.buf;
-	}
+	a = git_commit_author(c);
+	sbuf_addf(&author, "%s <%s>", a->name, a->email);
+	p->author = author.buf;
 	p->diff = xstrndup(buf.ptr ? buf.ptr : "", buf.size);
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
@@ -450,36 +466,21 @@ int patch_from_commit(struct patch *p, git_repository *repo, const git_oid *id)
 out:
 	git_buf_dispose(&buf);
 	git_diff_free(diff);
-	git_tree_free(ptree);
-	git_tree_free(tree);
-	git_commit_free(parent);
 	git_commit_free(c);
 	return ret;
 }
 
 bool patch_id_of_commit(git_repository *repo, const git_oid *id, git_oid *out)
 {
-	git_commit *c = NULL, *parent = NULL;
-	git_tree *tree = NULL, *ptree = NULL;
+	git_commit *c = NULL;
 	git_diff *diff = NULL;
 	git_buf buf = { 0 };
-	bool ok = false;
+	bool ok = commit_diff(repo, id, &c, &diff, &buf) == 0 && buf.size &&
+		  patchid_of_text(buf.ptr, out);
 
-	if (git_commit_lookup(&c, repo, id) < 0 || git_commit_tree(&tree, c) < 0)
-		goto out;
-	if (git_commit_parentcount(c) > 0 &&
-	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
-		goto out;
-	ok = git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) == 0 &&
-	     git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) == 0 &&
-	     buf.size && patchid_of_text(buf.ptr, out);
-out:
 	git_error_clear();
 	git_buf_dispose(&buf);
 	git_diff_free(diff);
-	git_tree_free(ptree);
-	git_tree_free(tree);
-	git_commit_free(parent);
 	git_commit_free(c);
 	return ok;
 }
