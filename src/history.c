@@ -37,6 +37,9 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if (ret)
 		return ret;
 	h->tag_commits = h->dag.nr;
+	if (git_repository_is_shallow(h->repo) == 1)
+		fprintf(stderr, "patchver: warning: '%s' is a shallow clone: history below "
+			"its cut is missing, so releases may be missing from the answers\n", path);
 	return 0;
 }
 

@@ -132,7 +132,13 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 	}
 	git_oid_cpy(&out->object, git_object_id(obj));
 	out->type = git_object_type(obj);
-	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+	err = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	if (err < 0 && err != GIT_EINVALIDSPEC && err != GIT_EPEEL) {
+		ret = error(EXIT_CORRUPT, "cannot read what '%s' points to: %s", spec,
+			    git_errmsg());
+		goto out;
+	}
+	if (err < 0) {
 		ret = error(EXIT_NOT_COMMIT, "'%s' names a %s, not a commit", spec,
 			    git_object_type2string(out->type == GIT_OBJECT_TAG ?
 				GIT_OBJECT_TAG : out->type));

@@ -42,6 +42,21 @@ c=$(git -C "$tmp/notags.git" commit-tree -m x "$(git -C "$tmp/notags.git" mktree
 git -C "$tmp/notags.git" update-ref refs/heads/master "$c"
 expect_error 8 "repository '$tmp/notags.git' has no tags" -C "$tmp/notags.git" master
 
+# a truncated packfile: an error naming the object, never a wrong answer
+cp -a "$FIXTURES/demo.git" "$tmp/corrupt.git"
+pack=$(ls "$tmp/corrupt.git"/objects/pack/*.pack)
+chmod u+w "$pack"
+truncate -s 20000 "$pack"
+out=$("$PATCHVER" -C "$tmp/corrupt.git" v2.6.34 2>"$tmp/err")
+expect_eq "$?" 9 "truncated pack: exit"
+expect_eq "$out" "" "truncated pack: no answer"
+expect_eq "$(grep -c . "$tmp/err")" 1 "truncated pack: one line"
+
+# a shallow clone: answered, with a warning that history is cut
+git clone -q --bare --depth 5 "file://$FIXTURES/small.git" "$tmp/shallow.git" 2>/dev/null
+"$PATCHVER" -C "$tmp/shallow.git" master >/dev/null 2>"$tmp/err"
+expect_contains "$(cat "$tmp/err")" "is a shallow clone" "shallow clone warning"
+
 # two commits sharing a short prefix: ambiguous; a commit and a tree or
 # blob sharing one: the commit, as `git log` picks it
 git -C "$repo" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' |
