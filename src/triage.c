@@ -68,6 +68,22 @@ static void fixes_line(struct triage *t, struct history *h, const char *p)
 		e->subject_mismatch = strcmp(real, e->claimed_subject) != 0;
 		free(real);
 	}
+	/* the mail and its commit often carry the same trailer: keep one */
+	for (size_t i = 0; i + 1 < t->nev; i++) {
+		struct evidence *old = &t->ev[i];
+		if (old->kind != EV_FIXES || old->commit != e->commit ||
+		    (e->commit == DAG_NONE && strcmp(old->ref, e->ref)))
+			continue;
+		if (e->subject_mismatch && !old->subject_mismatch) {
+			free(old->claimed_subject);
+			old->claimed_subject = e->claimed_subject;
+			old->subject_mismatch = true;
+		} else {
+			free(e->claimed_subject);
+		}
+		t->nev--;
+		return;
+	}
 }
 
 /* "commit <sha>" anywhere else: a weaker hint of what broke it */

@@ -56,6 +56,16 @@ expect_eq "$(jq -r "$r.cc_stable.hint" <<<"$j")" "2.6.32+" "mm: Cc: stable hint"
 out=$("$PATCHVER" -C "$repo" --triage "$mmfix")
 expect_contains "$out" "verdict:          stable candidate: affects 2.6.32" "mm: text verdict"
 
+# a Fixes: trailer with the wrong subject is flagged, and counted once
+git -C "$repo" format-patch -q --stdout -1 "$mmfix" |
+	sed 's/^Fixes: \([0-9a-f]*\) .*/Fixes: \1 ("mm: some other subject")/' > "$tmp/wrongfixes"
+j=$("$PATCHVER" -C "$repo" --json --triage --patch "$tmp/wrongfixes")
+expect_eq "$(jq -r '[.results[0].evidence[] | select(.kind == "fixes")] | length' <<<"$j")" 1 "Fixes: counted once"
+expect_eq "$(jq -r '.results[0].evidence[] | select(.kind == "fixes") | "\(.subject_mismatch) \(.claimed_subject)"' <<<"$j")" \
+	"true mm: some other subject" "Fixes: wrong subject flagged"
+out=$("$PATCHVER" -C "$repo" --triage --patch "$tmp/wrongfixes")
+expect_contains "$out" 'the trailer says ("mm: some other subject")' "Fixes: mismatch in text"
+
 # the backport names its upstream commit; its own triage finds the same
 out=$("$PATCHVER" -C "$repo" "$backport")
 expect_contains "$out" "backport of:    ${mmfix:0:12} (first release v2.6.34-rc2)" "backport of"
