@@ -270,20 +270,29 @@ static void build_series(struct triage *t, struct history *h, const bool *intro,
 	}
 }
 
+/*
+ * For each affected release: does the fix apply there?  If not, which of
+ * the commits that last changed its hunks' lines (the blame evidence,
+ * already computed) does the release lack: its prerequisites.
+ */
 static int apply_check(struct triage *t, struct history *h, struct contain *c)
 {
 	git_diff *diff = NULL;
-	struct blame_result r = { 0 };
-	unsigned np;
-	const uint32_t *par = dag_parents(&h->dag, t->fix, &np);
+	bool **has = NULL;      /* has[k][tag]: release tag carries blamed commit k */
 
 	if (!t->naffected || !*t->fixp.diff)
 		return 0;
-	if (git_diff_from_buffer(&diff, t->fixp.diff, strlen(t->fixp.diff)) < 0)
+	if (git_diff_from_buffer(&diff, t->fixp.diff, strlen(t->fixp.diff)) < 0) {
+		git_error_clear();
 		return 0;
-	if (np)
-		blame_diff(h->repo, &h->dag.oids[par[0]], t->fixp.diff, &r);
-	git_error_clear();
+	}
+	has = xcalloc(t->nev + 1, sizeof(*has));
+	for (size_t k = 0; k < t->nev; k++) {
+		if (t->ev[k].kind != EV_BLAME || t->ev[k].commit == DAG_NONE)
+			continue;
+		has[k] = xcalloc(h->tags.nr + 1, 1);
+		mark_tags(c, t->ev[k].commit, has[k]);
+	}
 	t->fits = xcalloc(t->naffected, sizeof(*t->fits));
 	for (size_t i = 0; i < t->naffected; i++) {
 		struct release_fit *f = &t->fits[i];
@@ -297,18 +306,16 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 		git_error_clear();
 		git_index_free(idx);
 		git_tree_free(tree);
-		if (f->applies)
-			continue;
-		/* what the hunks' lines need that this release lacks */
-		for (size_t k = 0; k < r.nr; k++) {
-			uint32_t pc = rev_find_hex(&h->dag, git_oid_tostr_s(&r.v[k].commit));
-			if (pc == DAG_NONE || tag_contains(c, f->tag, pc))
+		for (size_t k = 0; !f->applies && k < t->nev; k++) {
+			if (!has[k] || has[k][f->tag])
 				continue;
 			f->prereqs = xrealloc(f->prereqs, (f->nprereqs + 1) * sizeof(uint32_t));
-			f->prereqs[f->nprereqs++] = pc;
+			f->prereqs[f->nprereqs++] = t->ev[k].commit;
 		}
 	}
-	blame_result_free(&r);
+	for (size_t k = 0; k < t->nev; k++)
+		free(has[k]);
+	free(has);
 	git_diff_free(diff);
 	return 0;
 }
