@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
 #include "patchver/error.h"
 #include "patchver/history.h"
 #include "patchver/util.h"
@@ -20,6 +23,59 @@ static void tune_libgit2(void)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 }
 
+/* The mempack holds only what libgit2 wrote: nothing to list. */
+static int mempack_foreach(git_odb_backend *b, git_odb_foreach_cb cb, void *payload)
+{
+	(void)b;
+	(void)cb;
+	(void)payload;
+	return 0;
+}
+
+/*
+ * patchver never writes to the repository it reads.  libgit2 does write
+ * on its own: git_apply_to_tree() stores each postimage blob, writing an
+ * index's tree stores trees, and writing an object that exists already
+ * "freshens" it (a new mtime on its pack or loose file).  So:
+ *  - a mempack backend above every other one takes the writes, in memory;
+ *  - the repository's own backends lose their freshen hook (libgit2 then
+ *    asks exists(), which changes nothing);
+ *  - the mempack gets the foreach it lacks (1.5.1 calls it unchecked).
+ */
+static int shield_odb(git_repository *repo)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *mem = NULL, *b;
+	int ret = -1;
+
+	if (git_repository_odb(&odb, repo) < 0)
+		goto out;
+	for (size_t i = 0; i < git_odb_num_backends(odb); i++)
+		if (git_odb_get_backend(&b, odb, i) == 0)
+			b->freshen = NULL;
+	if (git_mempack_new(&mem) < 0)
+		goto out;
+	mem->foreach = mempack_foreach;
+	if (git_odb_add_backend(odb, mem, 1000) < 0) {
+		mem->free(mem);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_odb_free(odb);
+	return ret;
+}
+
+int history_open_repo(git_repository **repo, const char *path)
+{
+	*repo = NULL;
+	if (git_repository_open_ext(repo, path, 0, NULL) < 0)
+		return error(EXIT_NOREPO, "not a git repository: '%s'", path);
+	if (shield_odb(*repo) < 0)
+		return error(EXIT_INTERNAL, "cannot open '%s' read-only: %s", path, git_errmsg());
+	return 0;
+}
+
 int history_open(struct history *h, const struct history_opts *opts)
 {
 	const char *path = opts->path ? opts->path : ".";
@@ -27,8 +83,8 @@ int history_open(struct history *h, const struct history_opts *opts)
 
 	memset(h, 0, sizeof(*h));
 	tune_libgit2();
-	if (git_repository_open_ext(&h->repo, path, 0, NULL) < 0)
-		return error(EXIT_NOREPO, "not a git repository: '%s'", path);
+	if ((ret = history_open_repo(&h->repo, path)))
+		return ret;
 	if (dag_init(&h->dag, h->repo) < 0)
 		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
 			     git_errmsg());

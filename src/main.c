@@ -9,6 +9,7 @@
 
 #include "patchver/error.h"
 #include "patchver/history.h"
+#include "patchver/lab.h"
 #include "patchver/report.h"
 #include "patchver/triage_report.h"
 #include "patchver/verify.h"
@@ -27,10 +28,18 @@ static struct {
 	char *range;
 	int describe, name_rev, tags_containing;
 	int triage, patch_id;
-	int verify_boot, keep, cache_clean, boot_timeout;
-	char *kernel_tree, *accel, *series;
+	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
+	char *kernel_tree, *accel, *series, *bug;
+	char **candidates, **expects;
 	int json, use_stdin, version;
 } opt;
+
+static void free_argv(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
 
 static int pick_mode(enum report_mode *mode)
 {
@@ -64,6 +73,9 @@ static int run_verify(struct history *h, const char *fix)
 	o.accel = opt.accel;
 	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
 	o.keep = opt.keep;
+	o.bug = opt.bug;
+	o.candidates = opt.candidates;
+	o.expects = opt.expects;
 	return verify_boot(h, fix, &o);
 }
 
@@ -97,11 +109,22 @@ int main(int argc, const char **argv)
 		  "kernel source tree to build (default: Debian's linux-source)", "DIR" },
 		{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
 		  "kernel patch series: regression model, then fix (default: guest/kernel)", "DIR" },
+		{ "candidate", 0, POPT_ARG_ARGV, &opt.candidates, 0,
+		  "with --verify-boot: boot this state instead of the triage's (repeatable; "
+		  "items: a rev of the kernel tree, then patch files or commits)",
+		  "NAME=ITEM[,ITEM...]" },
+		{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
+		  "what a --candidate must show (repeatable)", "NAME=pass|NAME=CHECK:ERRNO" },
+		{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
+		  "how the bug shows in the guest test (default "
+		  "nofollow_slash_symlink_dir:ELOOP)", "CHECK:ERRNO" },
 		{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
 		  "QEMU accelerator: kvm or tcg (default: kvm only where usable)", "ACCEL" },
 		{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
 		  "seconds before a guest is killed (default 120)", "N" },
 		{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
+		{ "prepare-tree", 0, POPT_ARG_NONE, &opt.prepare_tree, 0,
+		  "extract and import the kernel tree into the cache, print where it is", NULL },
 		{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,
 		  "remove built images and boot logs from the cache", NULL },
 		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
@@ -139,12 +162,20 @@ int main(int argc, const char **argv)
 		ret = verify_cache_clean();
 		goto out_ctx;
 	}
+	if (opt.prepare_tree) {
+		struct lab_opts lo = { 0 };
+		lo.kernel_tree = opt.kernel_tree;
+		git_libgit2_init();
+		ret = lab_prepare(&lo);
+		git_libgit2_shutdown();
+		goto out_ctx;
+	}
 	revs = poptGetArgs(ctx);
 	while (revs && revs[nrevs])
 		nrevs++;
 	if ((ret = pick_mode(&ropts.mode)))
 		goto out_ctx;
-	if (!nrevs && !opt.use_stdin && !opt.patch) {
+	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates)) {
 		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
 		goto out_ctx;
 	}
@@ -153,9 +184,20 @@ int main(int argc, const char **argv)
 			    "not several");
 		goto out_ctx;
 	}
-	if (opt.verify_boot && (nrevs != 1 || opt.patch || opt.triage || opt.patch_id ||
-				ropts.mode != REPORT_FULL || opt.use_stdin)) {
-		ret = error(EXIT_USAGE, "--verify-boot takes exactly one revision: the fix");
+	if (opt.verify_boot && (nrevs > 1 || (!nrevs && !opt.candidates) || opt.patch ||
+				opt.triage || opt.patch_id || ropts.mode != REPORT_FULL ||
+				opt.use_stdin)) {
+		ret = error(EXIT_USAGE, "--verify-boot takes one revision, the fix "
+			    "(none with --candidate)");
+		goto out_ctx;
+	}
+	if ((opt.candidates || opt.expects || opt.bug) && !opt.verify_boot) {
+		ret = error(EXIT_USAGE, "--candidate, --expect and --bug go with --verify-boot");
+		goto out_ctx;
+	}
+	if (opt.expects && !opt.candidates) {
+		ret = error(EXIT_USAGE, "--expect names a --candidate; for the triage's "
+			    "candidates, --bug says how the bug shows");
 		goto out_ctx;
 	}
 	if (opt.accel && strcmp(opt.accel, "kvm") && strcmp(opt.accel, "tcg")) {
@@ -182,7 +224,7 @@ int main(int argc, const char **argv)
 			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
 				    opt.dir ? opt.dir : ".");
 		else if (opt.verify_boot)
-			ret = run_verify(&h, revs[0]);
+			ret = run_verify(&h, nrevs ? revs[0] : NULL);
 		else if (opt.patch || opt.triage || opt.patch_id)
 			ret = run_triage(&h, revs, nrevs);
 		else if (opt.use_stdin)
@@ -201,6 +243,9 @@ out_ctx:
 	free(opt.kernel_tree);
 	free(opt.accel);
 	free(opt.series);
+	free(opt.bug);
+	free_argv(opt.candidates);
+	free_argv(opt.expects);
 	if (fflush(stdout) != 0 && !ret)
 		ret = error(EXIT_INTERNAL, "cannot write output");
 	return ret;

@@ -1,64 +1,38 @@
 /*
- * The --verify-boot pipeline: candidates, builds, boots, verdict.
+ * --verify-boot: the candidates of a fix's triage, booted in the lab.
  */
-#include <dirent.h>
 #include <stdarg.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <openssl/evp.h>
+#include <glob.h>
 
-#include "patchver/boot.h"
 #include "patchver/contain.h"
 #include "patchver/error.h"
-#include "patchver/initramfs.h"
 #include "patchver/json.h"
-#include "patchver/ktree.h"
+#include "patchver/lab.h"
 #include "patchver/proc.h"
 #include "patchver/revs.h"
 #include "patchver/triage.h"
 #include "patchver/util.h"
 #include "patchver/verify.h"
 
-#define BUG_CHECK "nofollow_slash_symlink_dir"
-#define BUG_ERRNO "ELOOP"
+#define DEFAULT_BUG "nofollow_slash_symlink_dir:ELOOP"
 
-struct candidate {
-	const char *release;        /* the release it stands for */
-	const char *role;
-	char *state;                /* "6.1.192+model+fix" */
-	char *patches[2];
-	size_t npatches;
-	bool expect_bug;            /* must fail BUG_CHECK with BUG_ERRNO */
-	char key[65];
-	int build_status;
-	bool cached;
-	double build_seconds;
-	char *image;
-	int boot_status;
-	struct boot_result boot;
-	char *log, *record;
-	bool ok;
-	char *why;
-};
-
-struct run {
+struct verify {
 	struct history *h;
 	const struct verify_opts *o;
-	char *cache, *guest, *series[2];
-	struct ktree tree;
-	char *initrd, *gcc, *qemu, *stamp;
-	struct candidate c[4];
-	size_t n;
+	struct lab lab;
+	struct lab_opts lab_opts;
 	uint32_t fix;
-	int lock_fd;
+	char fix_hex[13];
+	struct expectation bug;
+	const char *scenario;       /* "releases", "model", "user" */
+	struct kpatch **patches;    /* owned */
+	size_t npatches;
+	struct candidate *c;
+	size_t n;
 };
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -74,406 +48,419 @@ static char *fmt(const char *f, ...)
 	return s ? s : xstrdup("");
 }
 
-static void progress(const struct run *r, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static void progress(const struct run *r, const char *f, ...)
+static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
 {
-	va_list ap;
-
-	if (r->o->json)
-		return;
-	va_start(ap, f);
-	fputs("patchver: ", stderr);
-	vfprintf(stderr, f, ap);
-	fputc('\n', stderr);
-	va_end(ap);
+	v->patches = xrealloc(v->patches, (v->npatches + 1) * sizeof(*v->patches));
+	return v->patches[v->npatches++] = p;
 }
 
-static void sha256_file(EVP_MD_CTX *ctx, const char *path)
+static struct kpatch *patch_of_file(struct verify *v, const char *path, int *ret)
 {
-	FILE *f = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
+	struct kpatch *p = xcalloc(1, sizeof(*p));
 
-	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		EVP_DigestUpdate(ctx, buf, n);
-	if (f)
-		fclose(f);
+	if ((*ret = kpatch_from_file(p, path))) {
+		free(p);
+		return NULL;
+	}
+	return own_patch(v, p);
 }
 
-/* A candidate's identity: tree, patches, .config and compiler. */
-static void state_key(struct run *r, struct candidate *c)
+static struct kpatch *patch_of_commit(struct verify *v, git_repository *repo,
+				      const git_oid *commit, int *ret)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0;
-	char *config = fmt("%s/.config", r->tree.obj);
+	struct kpatch *p = xcalloc(1, sizeof(*p));
 
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	EVP_DigestUpdate(ctx, r->tree.id, strlen(r->tree.id));
-	EVP_DigestUpdate(ctx, r->tree.version, strlen(r->tree.version));
-	for (size_t i = 0; i < c->npatches; i++)
-		sha256_file(ctx, c->patches[i]);
-	sha256_file(ctx, config);
-	EVP_DigestUpdate(ctx, r->gcc, strlen(r->gcc));
-	EVP_DigestFinal_ex(ctx, md, &len);
-	EVP_MD_CTX_free(ctx);
-	for (unsigned i = 0; i < 32; i++)
-		sprintf(c->key + 2 * i, "%02x", md[i]);
-	free(config);
+	p->name = xstrndup(git_oid_tostr_s(commit), 12);
+	if ((*ret = ktree_diff_commit(&p->diff, repo, commit))) {
+		free(p->name);
+		free(p);
+		return NULL;
+	}
+	return own_patch(v, p);
 }
 
-static const char *tag_name(const struct run *r, uint32_t t)
+static struct candidate *add(struct verify *v, char *name, const char *role,
+			     const git_oid *commit)
 {
-	return r->h->tags.v[t].shortname;
-}
+	struct candidate *c;
 
-static void add_candidate(struct run *r, const char *release, const char *role,
-			  int npatches, bool expect_bug)
-{
-	struct candidate *c = &r->c[r->n++];
-
+	v->c = xrealloc(v->c, (v->n + 1) * sizeof(*v->c));
+	c = &v->c[v->n++];
 	memset(c, 0, sizeof(*c));
-	c->release = release;
-	c->role = role;
-	c->npatches = (size_t)npatches;
-	for (int i = 0; i < npatches; i++)
-		c->patches[i] = r->series[i];
-	c->expect_bug = expect_bug;
+	c->name = name;
+	c->role = xstrdup(role);
+	c->commit = *commit;
+	c->judge = true;
+	return c;
 }
 
-/* "6.1.192+model+fix": what is built, never the historical kernel's name */
-static void label_states(struct run *r)
+static void add_patch(struct candidate *c, struct kpatch *p)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		struct candidate *c = &r->c[i];
-		c->state = fmt("%s%s%s", r->tree.version, c->npatches > 0 ? "+model" : "",
-			       c->npatches > 1 ? "+fix" : "");
-	}
+	c->patches = xrealloc(c->patches, (c->npatches + 1) * sizeof(*c->patches));
+	c->patches[c->npatches++] = p;
 }
 
-static const char *base_name(const char *path)
+static void expect_bug(struct verify *v, struct candidate *c)
 {
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	c->expect = v->bug;
 }
 
-/* The scenario, from the triage of the fix. */
-static int derive_candidates(struct run *r, const struct triage *t)
+/* A release tag of the history, as a commit of the kernel tree. */
+static int tag_commit(struct verify *v, uint32_t tag, git_oid *out)
 {
-	const struct tag_table *tt = &r->h->tags;
-	uint32_t bad, control = UINT32_MAX;
-
-	if (!t->naffected)
-		return error(EXIT_NOT_CONFIRMED, "the triage finds no release with the bug "
-			     "(%s): nothing to verify", t->verdict);
-	bad = t->affected[0];
-	for (size_t i = 0; i < tt->nreleases; i++) {
-		uint32_t tag = tt->releases[i];
-		const struct kver *v = &tt->v[tag].ver;
-		if (tags_cmp_version(&r->h->tags, tag, bad) >= 0)
-			break;
-		if (!kver_is_rc(v) && !kver_is_stable(v))
-			control = tag;
-	}
-	if (control != UINT32_MAX)
-		add_candidate(r, tag_name(r, control), "control: last release before the bug", 0, false);
-	add_candidate(r, tag_name(r, bad), "first release with the bug", 1, true);
-	add_candidate(r, tag_name(r, bad), "first release with the bug, fix applied", 2, false);
-	if (t->fix_first != UINT32_MAX)
-		add_candidate(r, tag_name(r, t->fix_first), "first release with the fix", 2, false);
-	return 0;
-}
-
-static int find_guest(struct run *r)
-{
-	const char *dir = r->o->guest_dir ? r->o->guest_dir : getenv("PATCHVER_GUEST_DIR");
-	char *pattern;
-	glob_t g;
-
-	r->guest = xstrdup(dir ? dir : PATCHVER_GUEST_DIR);
-	pattern = fmt("%s/*.patch", r->o->series_dir ? r->o->series_dir : fmt("%s/kernel", r->guest));
-	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc < 2) {
-		free(pattern);
-		return error(EXIT_NO_TOOL, "no kernel patch series (model, fix) in %s",
-			     r->o->series_dir ? r->o->series_dir : r->guest);
-	}
-	r->series[0] = xstrdup(g.gl_pathv[0]);
-	r->series[1] = xstrdup(g.gl_pathv[1]);
-	globfree(&g);
-	free(pattern);
-	return 0;
-}
-
-static int check_tools(void)
-{
-	static const char *tools[] = { "make", "cc", "patch", "tar", "cp", "qemu-system-x86_64" };
-
-	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
-		if (!boot_have_tool(tools[i]))
-			return error(EXIT_NO_TOOL, "%s not found: run tools/setup.sh, or install it",
-				     tools[i]);
-	return 0;
-}
-
-/* The static test program and the initramfs around it. */
-static int build_guest(struct run *r)
-{
-	char *src = fmt("%s/nofollow-test.c", r->guest), *bin = fmt("%s/guest/init", r->cache);
-	char *log = fmt("%s/guest/build.log", r->cache), *dir = fmt("%s/guest", r->cache);
-	char *argv[] = { "cc", "-static", "-O2", "-D_GNU_SOURCE", "-o", bin, src, NULL };
-	struct proc_result pr;
+	const char *name = v->h->tags.v[tag].shortname;
+	char *spec = fmt("refs/tags/%s^{commit}", name);
+	git_object *obj = NULL;
 	int ret = 0;
 
-	mkdir(dir, 0755);
-	r->initrd = fmt("%s/guest/initramfs.cpio.gz", r->cache);
-	if (proc_run(argv, NULL, log, 120, &pr) < 0 || pr.exit_code != 0)
-		ret = error(EXIT_BUILD, "cannot build the guest test program; see %s", log);
-	else if (initramfs_write(r->initrd, bin) < 0)
-		ret = error(EXIT_BUILD, "cannot write %s", r->initrd);
-	free(src);
-	free(bin);
-	free(log);
-	free(dir);
+	if (git_revparse_single(&obj, v->lab.tree.repo, spec) < 0)
+		ret = error(EXIT_UNKNOWN_REV, "the kernel tree %s has no tag %s",
+			    v->lab.tree.what, name);
+	else
+		*out = *git_object_id(obj);
+	git_object_free(obj);
+	free(spec);
 	return ret;
 }
 
-static int copy_file(const char *from, const char *to)
+/* The last final release (not an rc, not stable) before tag, or UINT32_MAX. */
+static uint32_t control_before(const struct tag_table *tt, uint32_t tag)
 {
-	char *argv[] = { "cp", (char *)from, (char *)to, NULL };
-	struct proc_result pr;
-	return proc_run(argv, NULL, NULL, 60, &pr) == 0 && pr.exit_code == 0 ? 0 : -1;
+	uint32_t control = UINT32_MAX;
+
+	for (size_t i = 0; i < tt->nreleases; i++) {
+		uint32_t r = tt->releases[i];
+		if (tags_cmp_version(tt, r, tag) >= 0)
+			break;
+		if (!kver_is_rc(&tt->v[r].ver) && !kver_is_stable(&tt->v[r].ver))
+			control = r;
+	}
+	return control;
 }
 
-/* The last lines of a failed build's log, on stderr. */
-static void show_tail(const struct run *r, const char *log)
+static const char *tag_name(const struct verify *v, uint32_t tag)
 {
-	char *lines[6] = { 0 }, buf[1024];
-	size_t n = 0;
-	FILE *f = fopen(log, "r");
-
-	if (!f || r->o->json) {
-		if (f)
-			fclose(f);
-		return;
-	}
-	while (fgets(buf, sizeof(buf), f)) {
-		free(lines[n % 6]);
-		lines[n++ % 6] = xstrdup(buf);
-	}
-	fclose(f);
-	for (size_t k = n > 6 ? n - 6 : 0; k < n; k++) {
-		fprintf(stderr, "  | %s", lines[k % 6]);
-		free(lines[k % 6]);
-		lines[k % 6] = NULL;
-	}
-	for (size_t k = 0; k < 6; k++)
-		free(lines[k]);
+	return v->h->tags.v[tag].shortname;
 }
 
-static int build_candidate(struct run *r, struct candidate *c, size_t i)
+static bool same_series(const struct kver *a, const struct kver *b)
 {
-	char *dir, *log;
-	struct stat st;
-	int ret;
-
-	state_key(r, c);
-	dir = fmt("%s/images/%.16s", r->cache, c->key);
-	c->image = fmt("%s/bzImage", dir);
-	if (stat(c->image, &st) == 0) {
-		c->cached = true;
-		progress(r, "[build %zu/%zu] %s: %s cached", i + 1, r->n, c->release, c->state);
-		free(dir);
-		return 0;
-	}
-	log = fmt("%s/build.log", dir);
-	mkdir(fmt("%s/images", r->cache), 0755);
-	mkdir(dir, 0755);
-	progress(r, "[build %zu/%zu] %s: %s ...", i + 1, r->n, c->release, c->state);
-	ret = ktree_set_patches(&r->tree, c->patches, c->npatches, log);
-	if (ret == EXIT_PATCH)
-		c->why = fmt("patch does not apply (see %s)", log);
-	if (!ret) {
-		char *built = NULL;
-		ret = ktree_build(&r->tree, log, &c->build_seconds, &built);
-		if (ret == EXIT_BUILD)
-			c->why = fmt("build failed (see %s)", log);
-		if (!ret && copy_file(built, c->image) < 0)
-			ret = EXIT_BUILD;
-		free(built);
-	}
-	progress(r, "[build %zu/%zu] %s: %s %s in %.1fs", i + 1, r->n, c->release, c->state,
-		 ret ? "FAILED" : "built", c->build_seconds);
-	if (ret)
-		show_tail(r, log);
-	c->build_status = ret;
-	free(log);
-	free(dir);
-	return ret;
+	return a->nbase == b->nbase && !memcmp(a->base, b->base, sizeof(a->base)) &&
+	       kver_is_stable(a) && kver_is_stable(b);
 }
 
-static void write_record(struct run *r, struct candidate *c)
+/*
+ * Real history: each affected release as released (the bug must show)
+ * and with the fix (it must not): mainline releases, and the newest
+ * affected tag of each stable series.
+ */
+static int scenario_releases(struct verify *v, const struct triage *t)
 {
-	FILE *f = fopen(c->record, "w");
-	struct json j;
+	const struct tag_table *tt = &v->h->tags;
+	uint32_t control = control_before(tt, t->affected[0]);
+	struct kpatch *fix;
+	git_oid commit;
+	int ret = 0;
 
-	if (!f)
-		return;
-	json_init(&j, f);
-	json_obj_begin(&j);
-	json_kstr(&j, "release", c->release);
-	json_kstr(&j, "state", c->state);
-	json_kstr(&j, "tree", r->tree.id);
-	json_kstr(&j, "tree_version", r->tree.version);
-	json_key(&j, "patches");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < c->npatches; i++)
-		json_str(&j, c->patches[i]);
-	json_arr_end(&j);
-	json_kstr(&j, "state_key", c->key);
-	json_kstr(&j, "image", c->image);
-	json_kstr(&j, "initramfs", r->initrd);
-	json_kstr(&j, "gcc", r->gcc);
-	json_kstr(&j, "qemu", r->qemu);
-	json_kstr(&j, "command", c->boot.cmdline);
-	json_obj_end(&j);
-	fclose(f);
+	if (!(fix = patch_of_commit(v, v->h->repo, &v->h->dag.oids[v->fix], &ret)))
+		return ret;
+	if (control != UINT32_MAX) {
+		if ((ret = tag_commit(v, control, &commit)))
+			return ret;
+		add(v, xstrdup(tag_name(v, control)), "control: last release before the bug", &commit);
+	}
+	for (size_t i = 0; i < t->naffected; i++) {
+		const struct release_fit *f = &t->fits[i];
+		uint32_t tag = t->affected[i];
+		const struct kver *ver = &tt->v[tag].ver;
+		struct candidate *c;
+		bool newest_stable = kver_is_stable(ver) && (i + 1 == t->naffected ||
+			!same_series(&tt->v[t->affected[i + 1]].ver, ver));
+
+		if (kver_is_stable(ver) && !newest_stable)
+			continue;
+		if ((ret = tag_commit(v, tag, &commit)))
+			return ret;
+		c = add(v, xstrdup(tag_name(v, tag)), "affected: the bug must show", &commit);
+		expect_bug(v, c);
+		c = add(v, fmt("%s+fix", tag_name(v, tag)), f->nprereqs ?
+			"affected, fix and its prerequisites applied: must pass" :
+			"affected, fix applied: must pass", &commit);
+		for (size_t k = 0; k < f->nprereqs; k++) {
+			struct kpatch *p = patch_of_commit(v, v->h->repo,
+							   &v->h->dag.oids[f->prereqs[k]], &ret);
+			if (!p)
+				return ret;
+			add_patch(c, p);
+		}
+		add_patch(c, fix);
+	}
+	if (t->fix_first != UINT32_MAX) {
+		if ((ret = tag_commit(v, t->fix_first, &commit)))
+			return ret;
+		add(v, xstrdup(tag_name(v, t->fix_first)), "first release with the fix", &commit);
+	}
+	return 0;
 }
 
-/* Did the guest behave as this candidate must? */
-static void judge(struct candidate *c)
+/*
+ * No such history in the kernel tree: the story is modelled on it by a
+ * series, the regression model then the fix.  Rows say what they model.
+ */
+static int scenario_model(struct verify *v, const struct triage *t)
 {
-	const struct serial_report *s = &c->boot.serial;
-	const struct guest_check *bug = serial_check(s, BUG_CHECK);
+	const char *dir = v->o->series_dir;
+	char *pattern = dir ? fmt("%s/*.patch", dir) : fmt("%s/kernel/*.patch", v->lab.guest);
+	const git_oid *base = &v->lab.tree.base;
+	uint32_t control = control_before(&v->h->tags, t->affected[0]);
+	struct kpatch *model = NULL, *fix = NULL;
+	struct candidate *c;
+	glob_t g;
+	int ret = 0;
 
-	if (c->boot.timed_out)
-		c->why = fmt("boot timed out");
-	else if (s->panic)
-		c->why = fmt("kernel panic");
-	else if (!s->began)
-		c->why = fmt("the test program never ran");
-	else if (!s->summary)
-		c->why = fmt("the test program did not finish");
-	if (c->why) {
-		c->boot_status = EXIT_BOOT;
-		return;
-	}
-	if (c->expect_bug) {
-		c->ok = bug && !bug->pass && !strcmp(bug->err, BUG_ERRNO);
-		c->why = c->ok ? fmt("fails as the bug says: %s %s", BUG_CHECK, BUG_ERRNO)
-			       : fmt("expected %s to fail with %s", BUG_CHECK, BUG_ERRNO);
-	} else {
-		c->ok = s->fail == 0 && s->pass > 0;
-		c->why = c->ok ? fmt("all checks pass") : fmt("%d check(s) fail", s->fail);
-	}
-}
-
-static int boot_candidate(struct run *r, struct candidate *c, size_t i, const char *accel)
-{
-	int ret;
-
-	c->log = fmt("%s/boots/%s-%zu-%s.log", r->cache, r->stamp, i + 1, c->release);
-	c->record = fmt("%s/boots/%s-%zu-%s.json", r->cache, r->stamp, i + 1, c->release);
-	progress(r, "[boot %zu/%zu] %s: %s (%s) ...", i + 1, r->n, c->release, c->state, accel);
-	ret = boot_run(c->image, r->initrd, c->log, accel, r->o->timeout, &c->boot);
-	write_record(r, c);
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc < 2)
+		ret = error(EXIT_NO_TOOL, "no kernel patch series (model, fix) in %s",
+			    dir ? dir : v->lab.guest);
+	else if ((model = patch_of_file(v, g.gl_pathv[0], &ret)))
+		fix = patch_of_file(v, g.gl_pathv[1], &ret);
+	globfree(&g);
+	free(pattern);
 	if (ret)
 		return ret;
-	judge(c);
-	progress(r, "[boot %zu/%zu] %s: %.1fs, %d pass, %d fail: %s", i + 1, r->n, c->release,
-		 c->boot.seconds, c->boot.serial.pass, c->boot.serial.fail, c->why);
-	return c->boot_status;
+	free(model->name);
+	model->name = xstrdup("model");
+	free(fix->name);
+	fix->name = xstrdup("fix");
+	if (control != UINT32_MAX) {
+		c = add(v, xstrdup("control"), "last release before the bug, pristine", base);
+		c->models = xstrdup(tag_name(v, control));
+	}
+	c = add(v, xstrdup("bug"), "first release with the bug: the bug must show", base);
+	c->models = xstrdup(tag_name(v, t->affected[0]));
+	add_patch(c, model);
+	expect_bug(v, c);
+	c = add(v, xstrdup("bug+fix"), "first release with the bug, fix applied", base);
+	c->models = xstrdup(tag_name(v, t->affected[0]));
+	add_patch(c, model);
+	add_patch(c, fix);
+	if (t->fix_first != UINT32_MAX) {
+		c = add(v, xstrdup("fixed"), "first release with the fix", base);
+		c->models = xstrdup(tag_name(v, t->fix_first));
+		add_patch(c, model);
+		add_patch(c, fix);
+	}
+	return 0;
 }
 
-
-static void print_text(const struct run *r, bool confirmed, const char *verdict)
+static bool is_file(const char *path)
 {
-	char hex[13];
-	char *subject = history_subject(r->h, r->fix);
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
 
-	git_oid_tostr(hex, sizeof(hex), &r->h->dag.oids[r->fix]);
-	printf("fix:      %s %s\n", hex, subject);
-	printf("tree:     %s (%s)\n", r->tree.id, r->tree.version);
-	printf("model:    %s\nfix:      %s\n", base_name(r->series[0]), base_name(r->series[1]));
-	printf("%-12s %-40s %-18s %-14s %-11s %s\n", "models", "candidate", "built state",
-	       "build", "boot", "result");
-	for (size_t i = 0; i < r->n; i++) {
-		const struct candidate *c = &r->c[i];
-		char build[32], boot[32];
+/* NAME=ITEM[,ITEM...]: a rev of the kernel tree (the first is the base), or a patch file. */
+static int parse_candidate(struct verify *v, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	char *items, *save = NULL;
+	struct candidate *c;
+	bool have_base = false;
+	int ret = 0;
 
-		if (c->build_status)
-			snprintf(build, sizeof(build), "FAILED");
-		else if (c->cached)
-			snprintf(build, sizeof(build), "cached");
-		else
-			snprintf(build, sizeof(build), "built %.1fs", c->build_seconds);
-		if (c->log && c->boot.seconds > 0)
-			snprintf(boot, sizeof(boot), "%s %.1fs", c->boot.accel, c->boot.seconds);
-		else
-			snprintf(boot, sizeof(boot), "-");
-		printf("%-12s %-40s %-18s %-14s %-11s %s: %s\n", c->release, c->role, c->state,
-		       build, boot, c->ok ? "as expected" : "NOT as expected",
-		       c->why ? c->why : "not run");
-		for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
-			const struct guest_check *g = &c->boot.serial.checks[k];
-			if (!g->pass)
-				printf("%-12s   FAIL %s errno=%s expect=%s\n", "", g->name, g->err,
-				       g->expect);
+	if (!eq || eq == spec || !eq[1])
+		return error(EXIT_USAGE, "--candidate '%s': give NAME=REV|PATCH[,PATCH...]", spec);
+	c = add(v, xstrndup(spec, (size_t)(eq - spec)), "given on the command line",
+		&v->lab.tree.base);
+	c->judge = false;
+	items = xstrdup(eq + 1);
+	for (char *it = strtok_r(items, ",", &save); it && !ret; it = strtok_r(NULL, ",", &save)) {
+		git_object *obj = NULL;
+		struct kpatch *p = NULL;
+
+		if (is_file(it)) {
+			p = patch_of_file(v, it, &ret);
+		} else if (git_revparse_single(&obj, v->lab.tree.repo, it) == 0 &&
+			   git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) == 0) {
+			if (!have_base && !c->npatches)
+				c->commit = *git_object_id(obj);
+			else
+				p = patch_of_commit(v, v->lab.tree.repo, git_object_id(obj), &ret);
+			have_base = true;
+		} else {
+			ret = error(EXIT_USAGE, "--candidate %s: '%s' is neither a patch file nor "
+				    "a commit of %s", c->name, it, v->lab.tree.what);
+		}
+		if (p)
+			add_patch(c, p);
+		git_object_free(obj);
+		git_error_clear();
+	}
+	free(items);
+	return ret;
+}
+
+/* --expect NAME=pass|CHECK:ERRNO for a --candidate. */
+static int parse_expect(struct verify *v, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+
+	if (!eq)
+		return error(EXIT_USAGE, "--expect '%s': give NAME=pass or NAME=CHECK:ERRNO", spec);
+	for (size_t i = 0; i < v->n; i++) {
+		struct candidate *c = &v->c[i];
+		if (strlen(c->name) == (size_t)(eq - spec) && !strncmp(c->name, spec, (size_t)(eq - spec))) {
+			c->judge = true;
+			return lab_parse_expectation(&c->expect, eq + 1);
 		}
 	}
-	printf("logs:     %s/boots/%s-*\n", r->cache, r->stamp);
-	printf("verdict:  %s\n", verdict);
-	(void)confirmed;
-	free(subject);
+	return error(EXIT_USAGE, "--expect '%s': no --candidate is called '%.*s'", spec,
+		     (int)(eq - spec), spec);
 }
 
-static void json_candidate(struct json *j, const struct candidate *c)
+static int scenario_user(struct verify *v)
 {
-	json_obj_begin(j);
-	json_kstr(j, "release", c->release);
-	json_kstr(j, "role", c->role);
-	json_kstr(j, "state", c->state);
-	json_key(j, "patches");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->npatches; i++)
-		json_str(j, c->patches[i]);
-	json_arr_end(j);
-	json_kstr(j, "expect", c->expect_bug ? "fail " BUG_CHECK " " BUG_ERRNO : "all pass");
-	json_key(j, "build");
-	json_obj_begin(j);
-	json_kint(j, "status", c->build_status);
-	json_kbool(j, "cached", c->cached);
-	json_kint(j, "milliseconds", (int64_t)(c->build_seconds * 1000));
-	json_kstr(j, "image", c->image);
-	json_obj_end(j);
-	json_key(j, "boot");
-	json_obj_begin(j);
-	json_kstr(j, "accel", c->log ? c->boot.accel : NULL);
-	json_kint(j, "milliseconds", (int64_t)(c->boot.seconds * 1000));
-	json_kbool(j, "timed_out", c->boot.timed_out);
-	json_kbool(j, "panic", c->boot.serial.panic);
-	json_kstr(j, "kernel", c->boot.serial.kernel);
-	json_kstr(j, "log", c->log);
-	json_kstr(j, "record", c->record);
-	json_kstr(j, "command", c->boot.cmdline);
-	json_key(j, "checks");
-	json_arr_begin(j);
-	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
-		const struct guest_check *g = &c->boot.serial.checks[k];
-		json_obj_begin(j);
-		json_kstr(j, "name", g->name);
-		json_kbool(j, "pass", g->pass);
-		json_kstr(j, "errno", g->err);
-		json_kstr(j, "expect", g->expect);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
-	json_kbool(j, "as_expected", c->ok);
-	json_kstr(j, "why", c->why);
-	json_obj_end(j);
+	int ret = 0;
+
+	for (char **s = v->o->candidates; *s && !ret; s++)
+		ret = parse_candidate(v, *s);
+	for (char **s = v->o->expects; !ret && s && *s; s++)
+		ret = parse_expect(v, *s);
+	return ret;
 }
 
-static void print_json(const struct run *r, bool confirmed, const char *verdict)
+/* Does the kernel tree hold the fix commit itself (a clone of the history)? */
+static bool tree_has_fix(const struct verify *v)
+{
+	git_commit *c = NULL;
+	bool yes = git_commit_lookup(&c, v->lab.tree.repo, &v->h->dag.oids[v->fix]) == 0;
+
+	git_commit_free(c);
+	git_error_clear();
+	return yes;
+}
+
+static int derive(struct verify *v)
+{
+	struct contain c;
+	struct triage t;
+	int ret;
+
+	history_load_branches(v->h);
+	contain_init(&c, v->h);
+	ret = triage_run(&t, v->h, &c, v->fix, NULL);
+	if (!ret && !t.naffected)
+		ret = error(EXIT_NOT_CONFIRMED, "the triage finds no release with the bug "
+			    "(%s): nothing to verify", t.verdict);
+	if (!ret) {
+		v->scenario = tree_has_fix(v) ? "releases" : "model";
+		ret = tree_has_fix(v) ? scenario_releases(v, &t) : scenario_model(v, &t);
+	}
+	triage_free(&t);
+	contain_free(&c);
+	return ret;
+}
+
+/*
+ * The kernel tree: --kernel-tree, else -C's repository when it holds a
+ * kernel (at the fix, or at HEAD when there is no fix), else Debian's.
+ */
+static const char *pick_tree(const struct verify *v)
+{
+	git_oid head;
+	const git_oid *at = v->fix != DAG_NONE ? &v->h->dag.oids[v->fix] : NULL;
+
+	if (v->o->kernel_tree)
+		return v->o->kernel_tree;
+	if (!at && git_reference_name_to_id(&head, v->h->repo, "HEAD") == 0)
+		at = &head;
+	git_error_clear();
+	if (!at || !ktree_is_kernel(v->h->repo, at))
+		return NULL;
+	return git_repository_is_bare(v->h->repo) ? git_repository_path(v->h->repo)
+						  : git_repository_workdir(v->h->repo);
+}
+
+static int setup(struct verify *v, const char *fix_rev)
+{
+	struct rev rev;
+	int ret;
+
+	if ((ret = lab_parse_expectation(&v->bug, v->o->bug ? v->o->bug : DEFAULT_BUG)))
+		return ret;
+	if (!v->bug.bug)
+		return error(EXIT_USAGE, "--bug: give the check that fails and its errno, "
+			     "CHECK:ERRNO");
+	if (fix_rev) {
+		if ((ret = rev_resolve(&rev, v->h->repo, &v->h->dag, fix_rev)))
+			return ret;
+		v->fix = rev.commit;
+		git_oid_tostr(v->fix_hex, sizeof(v->fix_hex), &v->h->dag.oids[v->fix]);
+	}
+	v->lab_opts.kernel_tree = pick_tree(v);
+	v->lab_opts.guest_dir = v->o->guest_dir;
+	v->lab_opts.accel = v->o->accel;
+	v->lab_opts.timeout = v->o->timeout;
+	v->lab_opts.keep = v->o->keep;
+	v->lab_opts.quiet = v->o->json;
+	if ((ret = lab_open(&v->lab, &v->lab_opts)))
+		return ret;
+	if (v->o->candidates && *v->o->candidates) {
+		v->scenario = "user";
+		return scenario_user(v);
+	}
+	return derive(v);
+}
+
+/* One sentence: what the boots show. */
+static char *verdict_of(const struct verify *v, bool *confirmed)
+{
+	struct sbuf bugs = SBUF_INIT, off = SBUF_INIT;
+	char *s;
+
+	*confirmed = v->n > 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct candidate *c = &v->c[i];
+		if (c->judge && c->expect.bug && c->ok)
+			sbuf_addf(&bugs, "%s%s", bugs.len ? ", " : "", c->name);
+		if (!c->ok) {
+			*confirmed = false;
+			sbuf_addf(&off, "%s%s (%s)", off.len ? "; " : "", c->name,
+				  c->why ? c->why : "not run");
+		}
+	}
+	if (*confirmed && !strcmp(v->scenario, "user"))
+		s = fmt("every candidate as expected");
+	else if (*confirmed)
+		s = fmt("fix confirmed: the bug shows in %s and is gone with %s applied%s",
+			bugs.len ? bugs.buf : "no candidate", *v->fix_hex ? v->fix_hex : "the fix",
+			!strcmp(v->scenario, "releases") ? " in every one" : "");
+	else
+		s = fmt("not confirmed: %s", off.buf);
+	sbuf_free(&bugs);
+	sbuf_free(&off);
+	return s;
+}
+
+static void print_text(const struct verify *v, const char *verdict)
+{
+	if (v->fix != DAG_NONE) {
+		char *subject = history_subject(v->h, v->fix);
+		printf("fix:      %s %s\n", v->fix_hex, subject);
+		free(subject);
+	}
+	printf("tree:     %s (%s)\n", v->lab.tree.what, v->scenario);
+	if (v->lab.ncompat)
+		printf("compat:   %zu build-compatibility patch(es) for %s kernels (guest/compat/%s), "
+		       "not part of any candidate's behaviour\n", v->lab.ncompat, v->lab.compat_era,
+		       v->lab.compat_era);
+	candidate_print_header();
+	for (size_t i = 0; i < v->n; i++)
+		candidate_print(&v->c[i]);
+	printf("logs:     %s/boots/%s-*\n", v->lab.cache, v->lab.stamp);
+	printf("verdict:  %s\n", verdict);
+}
+
+static void print_json(const struct verify *v, bool confirmed, const char *verdict)
 {
 	struct json j;
 	char hex[GIT_OID_HEXSZ + 1];
@@ -483,14 +470,15 @@ static void print_json(const struct run *r, bool confirmed, const char *verdict)
 	json_kint(&j, "schema_version", 1);
 	json_key(&j, "verify_boot");
 	json_obj_begin(&j);
-	git_oid_tostr(hex, sizeof(hex), &r->h->dag.oids[r->fix]);
-	json_kstr(&j, "fix", hex);
-	json_kstr(&j, "tree", r->tree.id);
-	json_kstr(&j, "tree_version", r->tree.version);
+	json_kstr(&j, "fix", v->fix == DAG_NONE ? NULL :
+		  git_oid_tostr(hex, sizeof(hex), &v->h->dag.oids[v->fix]));
+	json_kstr(&j, "kernel_tree", v->lab.tree.what);
+	json_kstr(&j, "scenario", v->scenario);
+	json_kstr(&j, "accel", v->lab.accel);
 	json_key(&j, "candidates");
 	json_arr_begin(&j);
-	for (size_t i = 0; i < r->n; i++)
-		json_candidate(&j, &r->c[i]);
+	for (size_t i = 0; i < v->n; i++)
+		candidate_json(&j, &v->c[i]);
 	json_arr_end(&j);
 	json_kbool(&j, "confirmed", confirmed);
 	json_kstr(&j, "verdict", verdict);
@@ -498,166 +486,49 @@ static void print_json(const struct run *r, bool confirmed, const char *verdict)
 	json_obj_end(&j);
 }
 
-static int lock_cache(struct run *r)
+static int first_failure(const struct verify *v)
 {
-	char *path = fmt("%s/lock", r->cache);
-
-	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	free(path);
-	if (r->lock_fd < 0)
-		return error(EXIT_NO_TOOL, "cannot create the cache lock in %s: %s", r->cache,
-			     strerror(errno));
-	if (flock(r->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		fprintf(stderr, "patchver: waiting for another patchver run using %s\n", r->cache);
-		if (flock(r->lock_fd, LOCK_EX) < 0)
-			return error(EXIT_INTERRUPTED, "interrupted while waiting for the cache lock");
-	}
-	return 0;
-}
-
-static int prepare(struct run *r, const char *fix_rev)
-{
-	struct rev rev;
-	struct contain c;
-	struct triage t;
-	int ret;
-	char *gcc[] = { "cc", "--version", NULL }, *qemu[] = { "qemu-system-x86_64", "--version", NULL };
-	char *boots;
-
-	if ((ret = rev_resolve(&rev, r->h->repo, &r->h->dag, fix_rev)))
-		return ret;
-	r->fix = rev.commit;
-	history_load_branches(r->h);
-	contain_init(&c, r->h);
-	ret = triage_run(&t, r->h, &c, r->fix, NULL);
-	if (!ret)
-		ret = find_guest(r);
-	if (!ret)
-		ret = derive_candidates(r, &t);
-	triage_free(&t);
-	contain_free(&c);
-	if (ret || (ret = check_tools()))
-		return ret;
-	r->cache = ktree_cache_dir();
-	{
-		char *argv[] = { "mkdir", "-p", r->cache, NULL };
-		struct proc_result pr;
-		proc_run(argv, NULL, NULL, 10, &pr);
-	}
-	if ((ret = lock_cache(r)))
-		return ret;
-	boots = fmt("%s/boots", r->cache);
-	mkdir(boots, 0755);
-	free(boots);
-	r->gcc = proc_first_line(gcc);
-	r->qemu = proc_first_line(qemu);
-	{
-		time_t now = time(NULL);
-		char buf[32];
-		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", gmtime(&now));
-		r->stamp = xstrdup(buf);
-	}
-	if ((ret = build_guest(r)))
-		return ret;
-	progress(r, "kernel tree: %s", r->o->kernel_tree ? r->o->kernel_tree : "Debian linux-source");
-	if ((ret = ktree_open(&r->tree, r->cache, r->o->kernel_tree)))
-		return ret;
-	label_states(r);
-	{
-		char *fragment = fmt("%s/kernel.config", r->guest);
-		char *log = fmt("%s/configure.log", r->tree.obj);
-		ret = ktree_set_patches(&r->tree, NULL, 0, log);
-		if (!ret)
-			ret = ktree_configure(&r->tree, fragment, log);
-		free(fragment);
-		free(log);
-	}
-	return ret;
-}
-
-static void cleanup(struct run *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		struct candidate *c = &r->c[i];
-		if (!r->o->keep && c->image && !c->cached) {
-			unlink(c->image);
-			char *dir = xstrdup(c->image);
-			*strrchr(dir, '/') = '\0';
-			char *log = fmt("%s/build.log", dir);
-			if (!c->build_status)
-				unlink(log);
-			rmdir(dir);
-			free(log);
-			free(dir);
-		}
-		free(c->state);
-		free(c->image);
-		free(c->log);
-		free(c->record);
-		free(c->why);
-		boot_result_free(&c->boot);
-	}
-	if (r->tree.id)
-		ktree_free(&r->tree);
-	if (r->lock_fd > 0)
-		close(r->lock_fd);
-	free(r->cache);
-	free(r->guest);
-	free(r->series[0]);
-	free(r->series[1]);
-	free(r->initrd);
-	free(r->gcc);
-	free(r->qemu);
-	free(r->stamp);
+	for (size_t i = 0; i < v->n; i++)
+		if (v->c[i].status)
+			return v->c[i].status;
+	return EXIT_NOT_CONFIRMED;
 }
 
 int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts *o)
 {
-	struct run r;
-	const char *accel = boot_pick_accel(o->accel);
-	int ret, first_problem = 0;
-	bool confirmed;
+	struct verify v;
+	bool confirmed = false;
 	char *verdict;
+	int ret;
 
-	memset(&r, 0, sizeof(r));
-	r.h = h;
-	r.o = o;
+	memset(&v, 0, sizeof(v));
+	v.h = h;
+	v.o = o;
+	v.fix = DAG_NONE;
 	proc_install_signals();
-	ret = prepare(&r, fix_rev);
-	for (size_t i = 0; !ret && i < r.n; i++) {
-		int b = build_candidate(&r, &r.c[i], i);
-		if (b == EXIT_INTERRUPTED) {
-			ret = b;
-			break;
-		}
-		if (!b)
-			b = boot_candidate(&r, &r.c[i], i, accel);
-		if (b == EXIT_INTERRUPTED || b == EXIT_NO_TOOL) {
-			ret = b;
-			break;
-		}
-		if (b && !first_problem)
-			first_problem = b;
-	}
+	ret = setup(&v, fix_rev);
+	for (size_t i = 0; !ret && i < v.n; i++)
+		ret = lab_run(&v.lab, &v.c[i], i, v.n);
 	if (!ret) {
-		confirmed = !first_problem;
-		for (size_t i = 0; i < r.n; i++)
-			confirmed = confirmed && r.c[i].ok;
-		verdict = confirmed ? xstrdup("fix confirmed") :
-			  fmt("fix not confirmed: %s", first_problem == EXIT_BUILD ? "a build failed" :
-			      first_problem == EXIT_PATCH ? "a patch does not apply" :
-			      first_problem == EXIT_BOOT ? "a boot failed" :
-			      "a candidate did not behave as expected");
+		verdict = verdict_of(&v, &confirmed);
 		if (o->json)
-			print_json(&r, confirmed, verdict);
+			print_json(&v, confirmed, verdict);
 		else
-			print_text(&r, confirmed, verdict);
+			print_text(&v, verdict);
 		free(verdict);
-		ret = confirmed ? 0 : first_problem ? first_problem : EXIT_NOT_CONFIRMED;
+		ret = confirmed ? 0 : first_failure(&v);
 	}
 	if (ret == EXIT_INTERRUPTED)
 		error(ret, "interrupted: make and qemu stopped, the cache is usable");
-	cleanup(&r);
+	for (size_t i = 0; i < v.n; i++)
+		candidate_free(&v.c[i]);
+	free(v.c);
+	for (size_t i = 0; i < v.npatches; i++) {
+		kpatch_free(v.patches[i]);
+		free(v.patches[i]);
+	}
+	free(v.patches);
+	lab_close(&v.lab);
 	return ret;
 }
 
@@ -687,7 +558,7 @@ int verify_cache_clean(void)
 	proc_run(argv, NULL, NULL, 120, &pr);
 	after = du(cache);
 	printf("cache %s: %lld MiB, freed %lld MiB (images and boot logs; the kernel "
-	       "sources and object directory stay for incremental builds)\n",
+	       "sources and object directories stay for incremental builds)\n",
 	       cache, after / 1024, (before - after) / 1024);
 	free(images);
 	free(boots);

@@ -17,15 +17,16 @@ j=$("$PATCHVER" -C "$repo" --verify-boot --keep --json "$(fix_of "$repo")" 2>"$t
 rc=$?
 expect_eq "$rc" 0 "demo: exit (stderr: $(tail -3 "$tmp/err"))"
 c='.verify_boot.candidates'
-expect_eq "$(jq -r "[$c[] | .release + \"=\" + .state] | join(\" \")" <<<"$j")" \
-	"v2.6.33=6.1.192 v2.6.34-rc1=6.1.192+model v2.6.34-rc1=6.1.192+model+fix v2.6.34=6.1.192+model+fix" \
-	"demo: candidates from the triage"
+expect_eq "$(jq -r "[$c[] | .name + \":\" + .models + \"=\" + .state] | join(\" \")" <<<"$j")" \
+	"control:v2.6.33=6.1.192 bug:v2.6.34-rc1=6.1.192+model bug+fix:v2.6.34-rc1=6.1.192+model+fix fixed:v2.6.34=6.1.192+model+fix" \
+	"demo: candidates from the triage, labelled as models"
 expect_eq "$(jq -r "$c[1].boot.checks[] | select(.name == \"nofollow_slash_symlink_dir\") | \"\(.pass) \(.errno)\"" <<<"$j")" \
 	"false ELOOP" "demo: the regressed kernel fails with ELOOP"
 expect_eq "$(jq -r "[$c[0,2,3].boot.checks[] | select(.pass | not)] | length" <<<"$j")" 0 \
 	"demo: control and fixed kernels pass every check"
 expect_eq "$(jq -r "[$c[].as_expected] | all" <<<"$j")" true "demo: every expectation holds"
-expect_eq "$(jq -r ".verify_boot.verdict" <<<"$j")" "fix confirmed" "demo: verdict"
+expect_contains "$(jq -r ".verify_boot.verdict" <<<"$j")" "fix confirmed: the bug shows in bug and is gone" "demo: verdict"
+expect_eq "$(jq -r ".verify_boot.scenario" <<<"$j")" "model" "demo: a model of the story on Debian's tree"
 expect_eq "$(jq -r "$c[3].build.cached" <<<"$j")" true "demo: an identical state is built once"
 log=$(jq -r "$c[1].boot.log" <<<"$j")
 expect_contains "$(cat "$log")" "PATCHVER-SUMMARY pass=9 fail=3" "demo: the serial log is kept"
@@ -37,7 +38,7 @@ expect_eq "$?" 0 "demo: no make or qemu left running"
 late=$FIXTURES/demo-late.git
 j=$("$PATCHVER" -C "$late" --verify-boot --keep --json "$(fix_of "$late")" 2>"$tmp/err")
 expect_eq "$?" 0 "late fix: exit"
-expect_eq "$(jq -r "[$c[] | .release] | join(\" \")" <<<"$j")" \
+expect_eq "$(jq -r "[$c[] | .models] | join(\" \")" <<<"$j")" \
 	"v2.6.33 v2.6.34-rc1 v2.6.34-rc1 v2.6.35-rc1" "late fix: candidates move"
 expect_eq "$(jq -r "[$c[].build.cached] | all" <<<"$j")" true "late fix: same states, no rebuild"
 
@@ -48,7 +49,8 @@ sed 's/nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;/nd->flags |= LOOKUP_NO_SUC
 cp "$guest"/kernel/0002-*.patch "$tmp/badseries/0002-fix.patch"
 j=$("$PATCHVER" -C "$repo" --verify-boot --json --series "$tmp/badseries" "$(fix_of "$repo")" 2>/dev/null)
 expect_eq "$?" 15 "bad series: exit"
-expect_contains "$(jq -r "$c[1].why" <<<"$j")" "patch does not apply" "bad series: why"
+expect_eq "$(jq -r "$c[1].why" <<<"$j")" "model does not apply" "bad series: why"
+expect_eq "$(jq -r "$c[1].failed_patch" <<<"$j")" "model" "bad series: which patch"
 
 # a build error: the model breaks the build
 mkdir -p "$tmp/brokenseries"
@@ -74,7 +76,7 @@ expect_eq "$?" 0 "hanging guest: no qemu left running"
 PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --boot-timeout 60 "$(fix_of "$repo")" \
 	>/dev/null 2>"$tmp/int-err" &
 pid=$!
-for _ in $(seq 1 300); do grep -qs '\[boot 1/' "$tmp/int-err" && break; sleep 0.2; done
+for _ in $(seq 1 300); do grep -qs 'booting' "$tmp/int-err" && break; sleep 0.2; done
 sleep 1
 kill -INT "$pid"
 wait "$pid"

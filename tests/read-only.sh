@@ -21,6 +21,10 @@ for fixture in demo demo-graph; do
 		"$PATCHVER" -C "$r" --json --tags-containing "$fix" >/dev/null
 		"$PATCHVER" -C "$r" --describe "$fix" >/dev/null
 		git -C "$r" rev-list --all | "$PATCHVER" -C "$r" --name-rev --stdin >/dev/null
+		# triage applies the fix to every affected release in memory:
+		# libgit2 would store each postimage blob in the repository
+		"$PATCHVER" -C "$r" --triage "$fix" >/dev/null
+		"$PATCHVER" -C "$r" --patch "$TESTS/seeds/001-vfs-fix-o-nofollow.patch" >/dev/null
 		"$PATCHVER" -C "$r" no-such-rev 2>/dev/null
 		"$PATCHVER" -C "$r" --describe HEAD 2>/dev/null
 		snapshot "$r" > "$tmp/after"

@@ -25,6 +25,13 @@ struct history_opts {
 	const char *release_glob;   /* which tags are releases */
 };
 
+/*
+ * Open a repository so that nothing can be written to it: objects
+ * libgit2 writes on its own (apply, write-tree) stay in memory.
+ * 0 or EXIT_NOREPO (message printed).
+ */
+int history_open_repo(git_repository **repo, const char *path);
+
 /* Returns 0 or an EXIT_* code (message printed). */
 int history_open(struct history *h, const struct history_opts *opts);
 void history_close(struct history *h);

@@ -3,42 +3,75 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <git2.h>
 
 /*
- * A kernel source tree to build candidates from, kept in patchver's cache
- * (never in the user's repository or tree):
+ * A kernel tree to build candidates from.  Every tree is a git
+ * repository: a kernel repository the user names (opened read-only, its
+ * writes caught in memory), or a cache repository patchver imports a
+ * source directory or Debian's tarball into, once.  A candidate is a
+ * commit plus diffs applied in memory; its tree is written into the
+ * cache work directory, and built there:
  *
- *   src/<id>/    the pristine sources (Debian's tarball extracted once)
- *   work/<id>/   a hard-linked copy that patches are applied to (patch(1)
- *                writes new files, so the pristine side never changes)
- *   obj/<id>/    make O=: one object directory, so each candidate is an
- *                incremental build
+ *   src/<name>/, src/<name>.git   Debian's tarball extracted, and imported
+ *   work/<id>/                    the sources of the state being built
+ *   obj/<id>/                     make O=: one object directory per tree
+ *
+ * <id> is the root commit of the tree's history, so every repository of
+ * one history (a model repository built on the imported tarball, two
+ * clones of linux.git) shares one work and object directory, and a new
+ * candidate costs an incremental build.
  */
 struct ktree {
 	char *cache;
+	char *what;                 /* for reports: "Debian linux-source-6.1", a path */
 	char *id;
-	char *pristine, *work, *obj;
-	char version[32];           /* "6.1.192", from the Makefile */
-	char **touched;             /* files the applied patches changed */
-	size_t ntouched;
-	char *state;                /* the patches applied now, by hash */
+	char *work, *obj;
+	char *pristine;             /* our extracted tarball, or NULL */
+	git_repository *repo;
+	git_oid base;               /* the commit built when a candidate names none */
+	char version[48];           /* of the state in work/: "6.1.192", "2.6.34-rc3" */
 };
 
-/* The cache directory: $XDG_CACHE_HOME/patchver or ~/.cache/patchver. */
+/* $XDG_CACHE_HOME/patchver or ~/.cache/patchver (caller frees). */
 char *ktree_cache_dir(void);
 
 /*
- * Prepare a tree: tree is a source directory, or NULL for Debian's
- * /usr/src/linux-source-*.tar.xz.  Returns 0 or an EXIT_* code.
+ * tree: NULL for Debian's /usr/src/linux-source-*.tar.xz, a kernel git
+ * repository, or a kernel source directory.  0 or an EXIT_* code.
  */
 int ktree_open(struct ktree *k, const char *cache, const char *tree);
 void ktree_free(struct ktree *k);
 
-/* Make the work tree pristine + these patches.  0 or EXIT_PATCH. */
-int ktree_set_patches(struct ktree *k, char *const *patches, size_t n,
-		      const char *log);
+/* Does this commit of repo hold a kernel source tree? */
+bool ktree_is_kernel(git_repository *repo, const git_oid *commit);
 
-/* tinyconfig + fragment (redone when the fragment changes).  0 or EXIT_BUILD. */
+/* "2.6.34-rc3": the version a tree's Makefile gives; "" if none. */
+void ktree_tree_version(git_repository *repo, const git_oid *tree, char *buf, size_t n);
+
+/* A patch file (mail or diff) as a diff.  0 or EXIT_INPUT. */
+int ktree_diff_file(git_diff **out, const char *path);
+
+/* A commit's change against its first parent.  0 or EXIT_CORRUPT. */
+int ktree_diff_commit(git_diff **out, git_repository *repo, const git_oid *commit);
+
+/* The tree of a commit of the kernel tree.  0 or EXIT_UNKNOWN_REV. */
+int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree);
+
+/*
+ * tree with diff applied, computed in memory (the kernel tree's writes are
+ * caught in memory).  0, or EXIT_PATCH when it does not apply.
+ */
+int ktree_apply(struct ktree *k, const git_oid *tree, git_diff *diff, git_oid *out);
+
+/* Put tree into work/ (only the files that differ).  0 or EXIT_BUILD. */
+int ktree_checkout(struct ktree *k, const git_oid *tree);
+
+/*
+ * Configure with the fragment: tinyconfig + merge_config.sh where the
+ * tree has them, else allnoconfig with KCONFIG_ALLCONFIG (old kernels).
+ * Redone when the fragment changes.  0 or EXIT_BUILD.
+ */
 int ktree_configure(struct ktree *k, const char *fragment, const char *log);
 
 /* make bzImage; *image: the built image (caller frees).  0 or EXIT_BUILD. */

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# make-model-kernel.sh PATCHVER DEST: a model kernel git repository for the
+# boot tests.  It is a bare clone of patchver's import of Debian's
+# linux-source (sharing its objects, so it costs nothing to make and
+# shares the cache's work and object directories: no second full kernel
+# build), with a release history on top:
+#
+#   v6.1        the import
+#   v6.2-rc1    doc change               v6.2-rc2  doc change
+#   namei: regression model (guest/kernel/0001)
+#   init: broken build, then its revert  (a bisection must skip it)
+#   v6.2-rc3    v6.2-rc4  v6.2  v6.3-rc1 (doc changes between them)
+#   vfs: the fix (guest/kernel/0002)
+#   v6.3-rc2    v6.3
+#
+# Commits and tags have fixed dates, so the repository is the same on
+# every machine.
+set -euo pipefail
+patchver=$1 dest=$2
+guest=$(cd "$(dirname "$0")/../guest" && pwd)
+src=$("$patchver" --prepare-tree 2>/dev/null | sed -n 's/^repository: *//p')
+[ -n "$src" ] || { echo "make-model-kernel: patchver --prepare-tree failed" >&2; exit 1; }
+rm -rf "$dest"
+git clone -q --bare --shared "$src" "$dest"
+export GIT_DIR=$dest GIT_INDEX_FILE=$dest/model-index
+export GIT_AUTHOR_NAME="Model Maintainer" GIT_AUTHOR_EMAIL="model@example.org"
+export GIT_COMMITTER_NAME="Model Maintainer" GIT_COMMITTER_EMAIL="model@example.org"
+when=1700000000
+head=$(git rev-parse HEAD)
+
+# commit SUBJECT [PATCH]: a commit on $head; a doc change without a patch
+commit() {
+	local subject=$1 patch=${2:-} tree
+	when=$((when + 86400))
+	export GIT_AUTHOR_DATE="$when +0000" GIT_COMMITTER_DATE="$when +0000"
+	git read-tree "$head"
+	if [ -n "$patch" ]; then
+		git apply --cached "$patch"
+	else
+		local blob
+		blob=$(printf 'Model history step %s\n' "$subject" | git hash-object -w --stdin)
+		git update-index --add --cacheinfo 100644 "$blob" Documentation/patchver-model.txt
+	fi
+	tree=$(git write-tree)
+	head=$(git commit-tree "$tree" -p "$head" -m "$subject" -m "${3:-Model history for the boot tests of patchver.}")
+}
+
+tag() {
+	export GIT_COMMITTER_DATE="$when +0000"
+	git tag -a -m "Linux ${1#v} (model)" "$1" "$head"
+}
+
+broken=$(mktemp)
+trap 'rm -f "$broken"' EXIT
+cat > "$broken" <<'PATCH'
+diff --git a/init/version.c b/init/version.c
+--- a/init/version.c
++++ b/init/version.c
+@@ -1,3 +1,4 @@
++#error "patchver model history: this commit does not build"
+ // SPDX-License-Identifier: GPL-2.0-only
+ /*
+  *  linux/init/version.c
+PATCH
+
+git tag -a -m "Linux 6.1 (model base: Debian linux-source)" v6.1 "$head"
+commit "docs: model step 1";                     tag v6.2-rc1
+commit "docs: model step 2";                     tag v6.2-rc2
+commit "namei: model the 2.6.34-rc O_NOFOLLOW trailing slash regression" \
+	"$guest/kernel/0001-namei-model-the-2.6.34-rc-O_NOFOLLOW-trailing-slash-regression.patch"
+commit "init: a commit that breaks the build" "$broken"
+git read-tree "$head"; git apply --cached -R "$broken"
+when=$((when + 86400)); export GIT_AUTHOR_DATE="$when +0000" GIT_COMMITTER_DATE="$when +0000"
+head=$(git commit-tree "$(git write-tree)" -p "$head" -m "Revert: init: a commit that breaks the build")
+tag v6.2-rc3
+commit "docs: model step 3";                     tag v6.2-rc4
+commit "docs: model step 4";                     tag v6.2
+commit "docs: model step 5";                     tag v6.3-rc1
+fix=$guest/kernel/0002-vfs-Fix-O_NOFOLLOW-behavior-for-paths-with-trailing-slashes.patch
+commit "vfs: Fix O_NOFOLLOW behavior for paths with trailing slashes" "$fix" \
+	"$(sed -n '/^According/,/^Signed-off-by: patchver/p' "$fix")"
+tag v6.3-rc2
+commit "docs: model step 6";                     tag v6.3
+git update-ref refs/heads/master "$head"
+git symbolic-ref HEAD refs/heads/master
+rm -f "$GIT_INDEX_FILE"
