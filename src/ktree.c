@@ -537,11 +537,19 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 	char *cmp[] = { "cmp", "-s", (char *)fragment, mine, NULL };
 	char *cp[] = { "cp", (char *)fragment, mine, NULL };
 	struct proc_result r;
+	bool same;
 	int ret = 0;
 
 	sbuf_addf(&o, "O=%s", k->obj);
 	sbuf_addf(&all, "KCONFIG_ALLCONFIG=%s", fragment);
-	if (exists(config) && proc_run(cmp, NULL, NULL, 0, &r) == 0 && r.exit_code == 0)
+	/*
+	 * Modern kbuild takes Kconfig's defaults for new symbols by itself; an
+	 * old one prompts for them, and fails without a terminal.  So old trees
+	 * are configured afresh for each state (allnoconfig is deterministic,
+	 * and kbuild touches only the config headers that change).
+	 */
+	same = exists(config) && proc_run(cmp, NULL, NULL, 0, &r) == 0 && r.exit_code == 0;
+	if (same && has_tinyconfig(k))
 		goto out;
 	unlink(mine);
 	if (has_tinyconfig(k)) {
@@ -557,7 +565,9 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 	} else {
 		char *none[] = { "make", "-C", k->work, o.buf, all.buf, "allnoconfig", NULL };
 
-		fprintf(stderr, "patchver: configuring %s (allnoconfig + %s)\n", k->id, fragment);
+		if (!same)
+			fprintf(stderr, "patchver: configuring %s (allnoconfig + %s, for each "
+				"state)\n", k->id, fragment);
 		if ((ret = run(none, NULL, log, EXIT_BUILD, "make allnoconfig")))
 			goto out;
 	}

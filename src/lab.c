@@ -289,9 +289,14 @@ static int compute_state(struct lab *l, struct candidate *c)
 	era_of(version, era, sizeof(era));
 	if ((ret = load_compat(l, era)))
 		return ret;
-	for (size_t i = 0; i < l->ncompat; i++)
-		if (ktree_apply(&l->tree, &c->tree, l->compat[i].diff, &next) == 0)
-			c->tree = next;
+	for (size_t i = 0; i < l->ncompat; i++) {
+		/* a compat patch for a file this tree lacks or has otherwise: not needed */
+		if (ktree_apply(&l->tree, &c->tree, l->compat[i].diff, &next) != 0)
+			continue;
+		c->tree = next;
+		c->compat = xrealloc(c->compat, (c->ncompat + 1) * sizeof(*c->compat));
+		c->compat[c->ncompat++] = l->compat[i].name;
+	}
 	sbuf_adds(&label, *version ? version : "?");
 	for (size_t i = 0; i < c->npatches; i++) {
 		ret = ktree_apply(&l->tree, &c->tree, c->patches[i]->diff, &next);
@@ -388,8 +393,8 @@ static void write_record(const struct lab *l, const struct candidate *c)
 	json_kstr(&j, "tree", git_oid_tostr(hex, sizeof(hex), &c->tree));
 	json_key(&j, "compat_patches");
 	json_arr_begin(&j);
-	for (size_t i = 0; i < l->ncompat; i++)
-		json_str(&j, l->compat[i].name);
+	for (size_t i = 0; i < c->ncompat; i++)
+		json_str(&j, c->compat[i]);
 	json_arr_end(&j);
 	json_key(&j, "patches");
 	json_arr_begin(&j);
@@ -484,6 +489,7 @@ void candidate_free(struct candidate *c)
 	free(c->role);
 	free(c->models);
 	free(c->patches);
+	free(c->compat);
 	free(c->state);
 	free(c->failed_patch);
 	free(c->image);
@@ -553,6 +559,11 @@ void candidate_json(struct json *j, const struct candidate *c)
 	json_arr_begin(j);
 	for (size_t i = 0; i < c->npatches; i++)
 		json_str(j, c->patches[i]->name);
+	json_arr_end(j);
+	json_key(j, "compat_patches");
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->ncompat; i++)
+		json_str(j, c->compat[i]);
 	json_arr_end(j);
 	json_kstr(j, "expect", expect_text(c, buf, sizeof(buf)));
 	json_kint(j, "status", c->status);

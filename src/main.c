@@ -7,6 +7,7 @@
 #include <string.h>
 #include <git2.h>
 
+#include "patchver/bisect_boot.h"
 #include "patchver/error.h"
 #include "patchver/history.h"
 #include "patchver/lab.h"
@@ -31,6 +32,8 @@ static struct {
 	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
 	char *kernel_tree, *accel, *series, *bug;
 	char **candidates, **expects;
+	int bisect_boot, commits, repeat, resume;
+	char *good, *bad, *fix, *tests;
 	int json, use_stdin, version;
 } opt;
 
@@ -79,6 +82,48 @@ static int run_verify(struct history *h, const char *fix)
 	return verify_boot(h, fix, &o);
 }
 
+static int run_bisect(struct history *h)
+{
+	struct bisect_opts o = { 0 };
+
+	o.json = opt.json;
+	o.kernel_tree = opt.kernel_tree;
+	o.good = opt.good;
+	o.bad = opt.bad;
+	o.fix = opt.fix;
+	o.tests = opt.tests;
+	o.series = opt.series;
+	o.commits = opt.commits;
+	o.repeat = opt.repeat ? opt.repeat : 1;
+	o.resume = opt.resume;
+	o.accel = opt.accel;
+	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
+	o.keep = opt.keep;
+	return bisect_boot(h, &o);
+}
+
+/* Options that belong to one mode only. */
+static int check_bisect_options(size_t nrevs)
+{
+	if (!opt.bisect_boot) {
+		if (opt.good || opt.bad || opt.fix || opt.tests || opt.commits || opt.repeat ||
+		    opt.resume)
+			return error(EXIT_USAGE, "--good, --bad, --fix, --test, --commits, --repeat "
+				     "and --resume go with --bisect-boot");
+		return 0;
+	}
+	if (!opt.good || !opt.bad)
+		return error(EXIT_USAGE, "--bisect-boot needs --good REV and --bad REV");
+	if (nrevs || opt.verify_boot || opt.patch || opt.triage || opt.use_stdin)
+		return error(EXIT_USAGE, "--bisect-boot takes no revisions and no other mode");
+	if (opt.repeat < 0 || opt.repeat > 100)
+		return error(EXIT_USAGE, "--repeat: %d is not a number of boots (1-100)", opt.repeat);
+	if (opt.series && (strchr(opt.series, '/') || !strchr(opt.series, '.')))
+		return error(EXIT_USAGE, "--series with --bisect-boot names a stable series "
+			     "(X.Y), not '%s'", opt.series);
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	struct poptOption options[] = {
@@ -108,7 +153,26 @@ int main(int argc, const char **argv)
 		{ "kernel-tree", 0, POPT_ARG_STRING, &opt.kernel_tree, 0,
 		  "kernel source tree to build (default: Debian's linux-source)", "DIR" },
 		{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
-		  "kernel patch series: regression model, then fix (default: guest/kernel)", "DIR" },
+		  "--verify-boot: the model's patch series, regression model then fix "
+		  "(default: guest/kernel); --bisect-boot: a stable series X.Y", "DIR|X.Y" },
+		{ "bisect-boot", 0, POPT_ARG_NONE, &opt.bisect_boot, 0,
+		  "find the first bad release (and commit) by booting kernels", NULL },
+		{ "good", 0, POPT_ARG_STRING, &opt.good, 0,
+		  "with --bisect-boot: a rev where the test passes", "REV" },
+		{ "bad", 0, POPT_ARG_STRING, &opt.bad, 0,
+		  "with --bisect-boot: a later rev where it fails", "REV" },
+		{ "fix", 0, POPT_ARG_STRING, &opt.fix, 0,
+		  "with --bisect-boot: a rev after --bad where it passes again: "
+		  "find the fix too, and the window of affected releases", "REV" },
+		{ "test", 0, POPT_ARG_STRING, &opt.tests, 0,
+		  "with --bisect-boot: the guest checks that decide (default: all)",
+		  "CHECK[,CHECK...]" },
+		{ "commits", 0, POPT_ARG_NONE, &opt.commits, 0,
+		  "with --bisect-boot: then bisect the commits between the two releases", NULL },
+		{ "repeat", 0, POPT_ARG_INT, &opt.repeat, 0,
+		  "with --bisect-boot: boots per step (default 1; the answer: at least 3)", "N" },
+		{ "resume", 0, POPT_ARG_NONE, &opt.resume, 0,
+		  "with --bisect-boot: reuse the verdicts an interrupted run logged", NULL },
 		{ "candidate", 0, POPT_ARG_ARGV, &opt.candidates, 0,
 		  "with --verify-boot: boot this state instead of the triage's (repeatable; "
 		  "items: a rev of the kernel tree, then patch files or commits)",
@@ -175,7 +239,10 @@ int main(int argc, const char **argv)
 		nrevs++;
 	if ((ret = pick_mode(&ropts.mode)))
 		goto out_ctx;
-	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates)) {
+	if ((ret = check_bisect_options(nrevs)))
+		goto out_ctx;
+	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates) &&
+	    !opt.bisect_boot) {
 		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
 		goto out_ctx;
 	}
@@ -225,6 +292,8 @@ int main(int argc, const char **argv)
 				    opt.dir ? opt.dir : ".");
 		else if (opt.verify_boot)
 			ret = run_verify(&h, nrevs ? revs[0] : NULL);
+		else if (opt.bisect_boot)
+			ret = run_bisect(&h);
 		else if (opt.patch || opt.triage || opt.patch_id)
 			ret = run_triage(&h, revs, nrevs);
 		else if (opt.use_stdin)
@@ -244,6 +313,10 @@ out_ctx:
 	free(opt.accel);
 	free(opt.series);
 	free(opt.bug);
+	free(opt.good);
+	free(opt.bad);
+	free(opt.fix);
+	free(opt.tests);
 	free_argv(opt.candidates);
 	free_argv(opt.expects);
 	if (fflush(stdout) != 0 && !ret)

@@ -376,8 +376,8 @@ static const char *pick_tree(const struct verify *v)
 	git_error_clear();
 	if (!at || !ktree_is_kernel(v->h->repo, at))
 		return NULL;
-	return git_repository_is_bare(v->h->repo) ? git_repository_path(v->h->repo)
-						  : git_repository_workdir(v->h->repo);
+	/* its git directory: the tree is read from objects, never from a work tree */
+	return git_repository_path(v->h->repo);
 }
 
 static int setup(struct verify *v, const char *fix_rev)
@@ -449,10 +449,14 @@ static void print_text(const struct verify *v, const char *verdict)
 		free(subject);
 	}
 	printf("tree:     %s (%s)\n", v->lab.tree.what, v->scenario);
-	if (v->lab.ncompat)
-		printf("compat:   %zu build-compatibility patch(es) for %s kernels (guest/compat/%s), "
-		       "not part of any candidate's behaviour\n", v->lab.ncompat, v->lab.compat_era,
-		       v->lab.compat_era);
+	for (size_t i = 0; i < v->n; i++) {
+		if (!v->c[i].ncompat)
+			continue;
+		printf("compat:   build-compatibility patches (guest/compat/) applied under every "
+		       "state, not part of any candidate's behaviour: %zu on %s\n",
+		       v->c[i].ncompat, v->c[i].name);
+		break;
+	}
 	candidate_print_header();
 	for (size_t i = 0; i < v->n; i++)
 		candidate_print(&v->c[i]);

@@ -44,6 +44,8 @@ struct candidate {
 
 	/* results */
 	char *state;                /* what was built: "6.1.192+model+fix" */
+	char **compat;              /* the compat patches that applied (names, borrowed) */
+	size_t ncompat;
 	git_oid tree;
 	char key[65];               /* tree, .config, compiler */
 	int status;                 /* 0, EXIT_PATCH, EXIT_BUILD, EXIT_BOOT */

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# --bisect-boot on the model kernel history (label "boot"): the regression
+# lands between v6.2-rc2 and v6.2-rc3, right before a commit that breaks
+# the build; the fix lands in v6.3-rc2.  The bisection must name the
+# exact releases and commits, skip the broken build (never call it bad),
+# confirm each answer with repeated boots and a revert, agree with the
+# triage, and resume from its log without booting again.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+model=$tmp/model.git
+"$TESTS/make-model-kernel.sh" "$PATCHVER" "$model" || { fail "cannot make the model repository"; finish; exit 1; }
+regress=$(git -C "$model" log --format=%H --grep='^namei: model' -1)
+broken=$(git -C "$model" log --format=%H --grep='^init: a commit that breaks' -1)
+fix=$(git -C "$model" rev-parse 'v6.3-rc2^{commit}')
+b='.bisect_boot'
+
+j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json 2>"$tmp/err")
+expect_eq "$?" 0 "bisect: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "$b.regression | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.2-rc2 v6.2-rc3" "the first bad release"
+expect_eq "$(jq -r "$b.regression.commit" <<<"$j")" "$regress" "the commit that introduced it"
+expect_eq "$(jq -r "$b.fix | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.3-rc1 v6.3-rc2" "the first fixed release"
+expect_eq "$(jq -r "$b.fix.commit" <<<"$j")" "$fix" "the commit that fixed it"
+expect_eq "$(jq -r "[$b.steps[] | select(.label | startswith(\"${broken:0:12}\")) | .verdict] | join(\" \")" <<<"$j")" \
+	"skip" "the commit that does not build is skipped, not bad"
+expect_eq "$(jq -r "$b.regression.confirmed and $b.fix.confirmed" <<<"$j")" true "both answers confirmed"
+expect_eq "$(jq -r "$b.regression | \"\(.confirm_new)/\(.confirm_boots) \(.confirm_old)/\(.confirm_boots)\"" <<<"$j")" \
+	"3/3 3/3" "the culprit fails 3 boots, the release with it reverted passes 3"
+expect_eq "$(jq -r "$b.affected_by_boots | join(\" \")" <<<"$j")" "v6.2-rc3 v6.2-rc4 v6.2 v6.3-rc1" "affected releases, by boots"
+expect_eq "$(jq -r "$b.agree" <<<"$j")" true "the boots agree with the triage"
+expect_eq "$(jq -r "$b.triage_names_culprit" <<<"$j")" true "the triage's blame names the boot-bisected commit"
+steps=$(jq -r "$b.steps | length" <<<"$j")
+expect_eq "$([ "$steps" -le 16 ] && echo ok)" ok "a bisection, not a walk ($steps steps)"
+
+# the run resumes from its log: same answers, nothing built or booted
+j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --resume 2>/dev/null)
+expect_eq "$?" 0 "resume: exit"
+expect_eq "$(jq -r "\"\($b.builds) \($b.boots)\"" <<<"$j")" "0 0" "resume: every verdict from the log"
+expect_eq "$(jq -r "$b.regression.commit, $b.fix.commit" <<<"$j" | tr '\n' ' ')" "$regress $fix " "resume: same answers"
+
+# ends that do not answer as claimed: a clear error, not a made-up culprit
+"$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --test plain_dir_slash >/dev/null 2>"$tmp/err"
+expect_eq "$?" 12 "a --bad that passes: exit"
+expect_contains "$(cat "$tmp/err")" "--bad v6.2: the test does not fail there" "a --bad that passes: message"
+"$PATCHVER" -C "$model" --bisect-boot --good v6.1 >/dev/null 2>&1
+expect_eq "$?" 2 "--bisect-boot without --bad: usage"
+"$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad no-such-tag >/dev/null 2>&1
+expect_eq "$?" 4 "--bad that does not resolve: exit"
+"$PATCHVER" --cache-clean >/dev/null
+finish
