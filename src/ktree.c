@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <git2/sys/odb_backend.h>
 
+#include "patchver/apply.h"
 #include "patchver/error.h"
 #include "patchver/history.h"
 #include "patchver/ktree.h"
@@ -488,21 +489,12 @@ int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree)
 
 int ktree_apply(struct ktree *k, const git_oid *tree_id, git_diff *diff, git_oid *out)
 {
-	git_tree *tree = NULL;
-	git_index *idx = NULL;
-	int ret = 0;
+	char *text = apply_diff_text(diff), *why = NULL;
+	/* the new blobs and trees land in memory: k->repo is shielded */
+	int ret = apply_to_tree(k->repo, tree_id, text, out, &why) == 0 ? 0 : EXIT_PATCH;
 
-	if (git_tree_lookup(&tree, k->repo, tree_id) < 0) {
-		ret = error(EXIT_CORRUPT, "cannot read tree %s: %s", git_oid_tostr_s(tree_id),
-			    git_errmsg());
-	} else if (git_apply_to_tree(&idx, k->repo, tree, diff, NULL) < 0) {
-		git_error_clear();
-		ret = EXIT_PATCH;
-	} else if (git_index_write_tree_to(out, idx, k->repo) < 0) {
-		ret = error(EXIT_INTERNAL, "cannot write a tree in memory: %s", git_errmsg());
-	}
-	git_index_free(idx);
-	git_tree_free(tree);
+	free(why);
+	free(text);
 	return ret;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <git2.h>
 
+#include "patchver/audit.h"
 #include "patchver/bisect_boot.h"
 #include "patchver/error.h"
 #include "patchver/history.h"
@@ -33,6 +34,7 @@ static struct {
 	char *kernel_tree, *accel, *series, *bug;
 	char **candidates, **expects;
 	int bisect_boot, commits, repeat, resume;
+	char *audit, *only;
 	char *good, *bad, *fix, *tests;
 	int json, use_stdin, version;
 } opt;
@@ -102,6 +104,26 @@ static int run_bisect(struct history *h)
 	return bisect_boot(h, &o);
 }
 
+static int run_audit(struct history *h)
+{
+	struct audit_opts o = { opt.json, opt.audit, opt.series, opt.only };
+	return audit_run(h, &o);
+}
+
+static int check_audit_options(size_t nrevs)
+{
+	if (!opt.audit)
+		return opt.only ? error(EXIT_USAGE, "--only goes with --audit") : 0;
+	if (!opt.series)
+		return error(EXIT_USAGE, "--audit needs --series X.Y[,X.Y...]");
+	if (nrevs || opt.verify_boot || opt.bisect_boot || opt.patch || opt.triage || opt.use_stdin)
+		return error(EXIT_USAGE, "--audit takes no revisions and no other mode");
+	if (opt.only && strcmp(opt.only, "missing") && strcmp(opt.only, "present") &&
+	    strcmp(opt.only, "unneeded"))
+		return error(EXIT_USAGE, "--only: '%s' is none of missing, present, unneeded", opt.only);
+	return 0;
+}
+
 /* Options that belong to one mode only. */
 static int check_bisect_options(size_t nrevs)
 {
@@ -154,7 +176,13 @@ int main(int argc, const char **argv)
 		  "kernel source tree to build (default: Debian's linux-source)", "DIR" },
 		{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
 		  "--verify-boot: the model's patch series, regression model then fix "
-		  "(default: guest/kernel); --bisect-boot: a stable series X.Y", "DIR|X.Y" },
+		  "(default: guest/kernel); --audit, --bisect-boot: stable series X.Y[,X.Y]",
+		  "DIR|X.Y" },
+		{ "audit", 0, POPT_ARG_STRING, &opt.audit, 0,
+		  "every non-merge commit of A..B against the stable series of --series: "
+		  "marked, needed, present, applies", "A..B" },
+		{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
+		  "with --audit: list only these commits", "missing|present|unneeded" },
 		{ "bisect-boot", 0, POPT_ARG_NONE, &opt.bisect_boot, 0,
 		  "find the first bad release (and commit) by booting kernels", NULL },
 		{ "good", 0, POPT_ARG_STRING, &opt.good, 0,
@@ -239,10 +267,10 @@ int main(int argc, const char **argv)
 		nrevs++;
 	if ((ret = pick_mode(&ropts.mode)))
 		goto out_ctx;
-	if ((ret = check_bisect_options(nrevs)))
+	if ((ret = check_bisect_options(nrevs)) || (ret = check_audit_options(nrevs)))
 		goto out_ctx;
 	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates) &&
-	    !opt.bisect_boot) {
+	    !opt.bisect_boot && !opt.audit) {
 		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
 		goto out_ctx;
 	}
@@ -294,6 +322,8 @@ int main(int argc, const char **argv)
 			ret = run_verify(&h, nrevs ? revs[0] : NULL);
 		else if (opt.bisect_boot)
 			ret = run_bisect(&h);
+		else if (opt.audit)
+			ret = run_audit(&h);
 		else if (opt.patch || opt.triage || opt.patch_id)
 			ret = run_triage(&h, revs, nrevs);
 		else if (opt.use_stdin)
@@ -317,6 +347,8 @@ out_ctx:
 	free(opt.bad);
 	free(opt.fix);
 	free(opt.tests);
+	free(opt.audit);
+	free(opt.only);
 	free_argv(opt.candidates);
 	free_argv(opt.expects);
 	if (fflush(stdout) != 0 && !ret)

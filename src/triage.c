@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "patchver/apply.h"
 #include "patchver/error.h"
 #include "patchver/match.h"
 #include "patchver/revs.h"
@@ -277,15 +278,10 @@ static void build_series(struct triage *t, struct history *h, const bool *intro,
  */
 static int apply_check(struct triage *t, struct history *h, struct contain *c)
 {
-	git_diff *diff = NULL;
 	bool **has = NULL;      /* has[k][tag]: release tag carries blamed commit k */
 
 	if (!t->naffected || !*t->fixp.diff)
 		return 0;
-	if (git_diff_from_buffer(&diff, t->fixp.diff, strlen(t->fixp.diff)) < 0) {
-		git_error_clear();
-		return 0;
-	}
 	has = xcalloc(t->nev + 1, sizeof(*has));
 	for (size_t k = 0; k < t->nev; k++) {
 		if (t->ev[k].kind != EV_BLAME || t->ev[k].commit == DAG_NONE)
@@ -297,15 +293,11 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 	for (size_t i = 0; i < t->naffected; i++) {
 		struct release_fit *f = &t->fits[i];
 		uint32_t commit = h->tags.v[t->affected[i]].commit;
-		git_tree *tree = NULL;
-		git_index *idx = NULL;
+		char *why = NULL;
 
 		f->tag = t->affected[i];
-		if (git_tree_lookup(&tree, h->repo, &h->dag.trees[commit]) == 0)
-			f->applies = git_apply_to_tree(&idx, h->repo, tree, diff, NULL) == 0;
-		git_error_clear();
-		git_index_free(idx);
-		git_tree_free(tree);
+		f->applies = apply_to_tree(h->repo, &h->dag.trees[commit], t->fixp.diff, NULL, &why) == 0;
+		free(why);
 		for (size_t k = 0; !f->applies && k < t->nev; k++) {
 			if (!has[k] || has[k][f->tag])
 				continue;
@@ -316,7 +308,6 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 	for (size_t k = 0; k < t->nev; k++)
 		free(has[k]);
 	free(has);
-	git_diff_free(diff);
 	return 0;
 }
 
@@ -340,6 +331,18 @@ static void find_affected(struct triage *t, struct history *h, struct contain *c
 	build_series(t, h, intro, fixed, c);
 	free(intro);
 	free(fixed);
+}
+
+int triage_read(struct triage *t, struct history *h, uint32_t fix)
+{
+	memset(t, 0, sizeof(*t));
+	t->fix = fix;
+	t->fix_first = UINT32_MAX;
+	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
+		return error(EXIT_CORRUPT, "cannot read the diff of %s: %s",
+			     git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
+	read_message(t, h, t->fixp.message);
+	return 0;
 }
 
 int triage_run(struct triage *t, struct history *h, struct contain *c,

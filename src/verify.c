@@ -274,13 +274,13 @@ static int parse_candidate(struct verify *v, const char *spec)
 	c->judge = false;
 	items = xstrdup(eq + 1);
 	for (char *it = strtok_r(items, ",", &save); it && !ret; it = strtok_r(NULL, ",", &save)) {
-		git_object *obj = NULL;
+		git_object *named = NULL, *obj = NULL;
 		struct kpatch *p = NULL;
 
 		if (is_file(it)) {
 			p = patch_of_file(v, it, &ret);
-		} else if (git_revparse_single(&obj, v->lab.tree.repo, it) == 0 &&
-			   git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) == 0) {
+		} else if (git_revparse_single(&named, v->lab.tree.repo, it) == 0 &&
+			   git_object_peel(&obj, named, GIT_OBJECT_COMMIT) == 0) {
 			if (!have_base && !c->npatches)
 				c->commit = *git_object_id(obj);
 			else
@@ -292,6 +292,7 @@ static int parse_candidate(struct verify *v, const char *spec)
 		}
 		if (p)
 			add_patch(c, p);
+		git_object_free(named);
 		git_object_free(obj);
 		git_error_clear();
 	}

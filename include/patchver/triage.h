@@ -81,6 +81,12 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail);
 void triage_free(struct triage *t);
 
+/*
+ * Only the first step, for audits of many commits: the commit's diff and
+ * what its message says (Fixes:, commit mentions, Cc: stable).
+ */
+int triage_read(struct triage *t, struct history *h, uint32_t fix);
+
 /* The verdict and the note on the fix's Cc: stable tag (verdict.c). */
 void triage_verdict(struct triage *t, const struct history *h);
 

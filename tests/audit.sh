@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# --audit on a small history built here: a release, a merge window with
+# each class of commit, and a stable branch carrying some of them.
+#   c1 fix, Cc: stable, backported with "commit <sha> upstream."
+#   c2 fix, Cc: stable, backported with "(cherry picked from commit <sha>)"
+#   c3 fix, Cc: stable, backported with the same diff and no reference
+#   c4 new file; c5 Fixes: c4 (a bug born after the release)
+#   c6 cleanup of code the release has (needed, missing, applies)
+#   c8 rework of f4, then c9 a Cc: stable fix whose context is c8's work
+#      (needed, missing, does not apply without c8)
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+r=$tmp/repo
+git init -q -b master "$r"
+cd "$r" || exit 1
+export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
+t=1600000000
+commit() { t=$((t + 3600)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -qam "$1"; git rev-parse HEAD; }
+tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
+line() { sed -i "${2}s/.*/$3/" "$1"; }
+for f in f1 f2 f3 f4; do
+	for i in $(seq 1 10); do echo "$f original line number $i of the release"; done > $f.c
+done
+git add . && commit "base" >/dev/null && tag v2.6.30
+
+c1=$(line f1.c 3 "f1 line 3 fixed"; commit "f1: fix a bug
+
+Cc: stable@kernel.org")
+c2=$(line f2.c 5 "f2 line 5 fixed"; commit "f2: fix another bug
+
+Cc: <stable@kernel.org> # 2.6.29+")
+c3=$(line f3.c 7 "f3 line 7 fixed"; commit "f3: fix a third bug
+
+Cc: stable@kernel.org")
+echo "new code" > f5.c && git add f5.c
+c4=$(commit "f5: a new driver")
+c5=$(echo "new code, fixed" > f5.c; commit "f5: fix the new driver
+
+Fixes: ${c4:0:12} (\"f5: a new driver\")")
+c6=$(line f1.c 8 "f1 line 8 cleaned up"; commit "f1: clean up")
+c8=$(line f4.c 4 "f4 line 4 reworked"; commit "f4: rework")
+c9=$(line f4.c 5 "f4 line 5 fixed"; commit "f4: fix a bug in old code
+
+Cc: stable@kernel.org")
+tag v2.6.31-rc1
+
+git checkout -q -b linux-2.6.30.y v2.6.30
+pick() { git cherry-pick -n "$1" >/dev/null; commit "$2" >/dev/null; }
+pick "$c1" "f1: fix a bug
+
+commit $c1 upstream."
+pick "$c2" "f2: fix another bug
+
+(cherry picked from commit $c2)"
+tag v2.6.30.1
+pick "$c3" "f3: fix a third bug (backport)"
+tag v2.6.30.2
+git checkout -q master
+cd - >/dev/null || exit 1
+
+j=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --json)
+expect_eq "$?" 0 "audit: exit"
+row() { jq -r --arg c "$1" '.audit.commits[] | select(.commit == $c) |
+	[.marked // "-", .series["2.6.30"].needed, .series["2.6.30"].present_by // "-",
+	 .series["2.6.30"].present_since // "-", (.series["2.6.30"].applies | tostring),
+	 (.series["2.6.30"].prerequisites | map(.[0:12]) | join(","))] | join(" ")' <<<"$j"; }
+expect_eq "$(row "$c1")" "cc-stable yes upstream line v2.6.30.1 null " "c1: present by its upstream line"
+expect_eq "$(row "$c2")" "cc-stable yes upstream line v2.6.30.1 null " "c2: present by its cherry-pick line"
+expect_eq "$(row "$c3")" "cc-stable yes patch-id v2.6.30.2 null " "c3: present by patch-id only"
+expect_eq "$(row "$c4")" "- unknown - - null " "c4: adds a file: nothing to judge"
+expect_eq "$(row "$c5")" "fixes no - - null " "c5: Fixes: a commit born after the release"
+expect_eq "$(row "$c6")" "- yes - - true " "c6: needed, missing, applies"
+expect_eq "$(row "$c9")" "cc-stable yes - - false ${c8:0:12}" "c9: needs c8 first"
+expect_eq "$(jq -r '.audit.commits[] | select(.commit == "'"$c2"'") | .stable_hint' <<<"$j")" "2.6.29+" "the Cc: stable hint"
+expect_eq "$(jq -r '.audit.summary["2.6.30"] | "\(.commits) \(.marked_cc_stable) \(.present) \(.needed_missing)"' <<<"$j")" \
+	"8 4 3 3" "summary counts"
+# the git way: upstream lines in the stable branch, counted by git log --grep
+expect_eq "$(jq -r '.audit.summary["2.6.30"].present_by_upstream_line' <<<"$j")" \
+	"$(git -C "$r" log --oneline -E -i --grep='commit [0-9a-f]+ upstream|cherry picked from commit' v2.6.30..linux-2.6.30.y | wc -l)" \
+	"present by upstream line, as git log --grep counts them"
+expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --only missing --json | jq -r '[.audit.commits[].commit[0:12]] | sort | join(" ")')" \
+	"$(printf '%s\n' "${c6:0:12}" "${c8:0:12}" "${c9:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only missing"
+text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30)
+expect_contains "$text" "[C N-x] ${c9:0:12} f4: fix a bug in old code" "text: flags"
+expect_contains "$text" "earlier commits to its files missing there: ${c8:0:12}" "text: the prerequisite"
+"$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 9.9 >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "unknown series: exit"
+expect_contains "$(cat "$tmp/err")" "no release tag v9.9" "unknown series: message"
+"$PATCHVER" -C "$r" --audit v2.6.30 --series 2.6.30 >/dev/null 2>&1
+expect_eq "$?" 2 "a range without ..: exit"
+"$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 >/dev/null 2>&1
+expect_eq "$?" 2 "--audit without --series: exit"
+finish
