@@ -81,29 +81,6 @@ static int cmp_pid(const void *a, const void *b)
 	return git_oid_cmp(&((const struct pid_entry *)a)->pid, &((const struct pid_entry *)b)->pid);
 }
 
-static bool *mark_from(struct dag *dag, uint32_t start)
-{
-	bool *seen = xcalloc(dag->nr + 1, 1);
-	uint32_t *stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
-	size_t sp = 0;
-
-	stack[sp++] = start;
-	seen[start] = true;
-	while (sp) {
-		uint32_t c = stack[--sp], np;
-		const uint32_t *p;
-		dag_load(dag, c);
-		p = dag_parents(dag, c, &np);
-		for (uint32_t k = 0; k < np; k++)
-			if (!seen[p[k]]) {
-				seen[p[k]] = true;
-				stack[sp++] = p[k];
-			}
-	}
-	free(stack);
-	return seen;
-}
-
 /* Assign every commit reachable from start, not in vX.Y, not yet assigned, to tag. */
 static void assign(struct stable_series *s, struct dag *dag, uint32_t start, uint32_t tag)
 {
@@ -183,7 +160,7 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 		return error(EXIT_USAGE, "--series %s: no release tag v%s in this repository", name, name);
 	s->base = t->v[s->base_tag].commit;
 	branch = series_branch(a, s, &branch_name);   /* may grow the DAG: before the arrays */
-	s->in_base = mark_from(dag, s->base);
+	s->in_base = dag_ancestors(dag, &s->base, 1);
 	s->first_tag = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->first_tag));
 	for (uint32_t i = 0; i <= dag->nr; i++)
 		s->first_tag[i] = NO_TAG;

@@ -84,38 +84,10 @@ uint32_t *bisect_releases(const struct tag_table *t, uint32_t good, uint32_t bad
 	return out;
 }
 
-/* Mark every ancestor of the old commits. */
-static bool *ancestors(struct dag *dag, const uint32_t *old, size_t nold)
-{
-	bool *seen = xcalloc(dag->nr, sizeof(*seen));
-	uint32_t *stack = xmalloc((dag->nr + 1) * sizeof(*stack));
-	size_t sp = 0;
-
-	for (size_t i = 0; i < nold; i++)
-		if (old[i] < dag->nr && !seen[old[i]]) {
-			seen[old[i]] = true;
-			stack[sp++] = old[i];
-		}
-	while (sp) {
-		uint32_t c = stack[--sp], np;
-		const uint32_t *p;
-
-		dag_load(dag, c);
-		p = dag_parents(dag, c, &np);
-		for (uint32_t k = 0; k < np; k++)
-			if (!seen[p[k]]) {
-				seen[p[k]] = true;
-				stack[sp++] = p[k];
-			}
-	}
-	free(stack);
-	return seen;
-}
-
 uint32_t *bisect_first_parent(struct dag *dag, uint32_t bad, const uint32_t *old,
 			      size_t nold, size_t *n)
 {
-	bool *old_side = ancestors(dag, old, nold);
+	bool *old_side = dag_ancestors(dag, old, nold);
 	uint32_t *line = NULL, c = bad;
 	size_t alloc = 0;
 

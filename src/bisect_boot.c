@@ -59,19 +59,6 @@ struct bb {
 	time_t start;
 };
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s ? s : xstrdup("");
-}
-
 static const char *verdict_name(const struct bb *b, int v)
 {
 	if (v < 0)
@@ -117,14 +104,14 @@ static int test_result(const struct bb *b, const struct candidate *c, char **why
 			continue;
 		found++;
 		if (!s->checks[k].pass && !failed++)
-			*why = fmt("%s %s", s->checks[k].name, s->checks[k].err);
+			*why = xstrfmt("%s %s", s->checks[k].name, s->checks[k].err);
 	}
 	if (!found) {
 		*why = xstrdup("the selected checks did not run");
 		return -1;
 	}
 	if (!failed)
-		*why = fmt("%d check(s) pass", found);
+		*why = xstrfmt("%d check(s) pass", found);
 	return failed ? 1 : 0;
 }
 
@@ -212,7 +199,7 @@ static int test_state(struct bb *b, const char *kind, char *label, const git_oid
 		char *why = NULL;
 		int res;
 
-		c.name = fmt("bisect-%zu-%d", b->nsteps, r + 1);
+		c.name = xstrfmt("bisect-%zu-%d", b->nsteps, r + 1);
 		c.role = xstrdup(kind);
 		c.commit = *commit;
 		c.patches = xmalloc((np ? np : 1) * sizeof(*c.patches));
@@ -252,7 +239,7 @@ static int test_state(struct bb *b, const char *kind, char *label, const git_oid
 		s->verdict = (fails > 0) != b->fix_mode ? BISECT_NEW : BISECT_OLD;
 	if (s->verdict == -1) {
 		free(s->why);
-		s->why = fmt("flaky: %d of %d boots fail", fails, fails + passes);
+		s->why = xstrfmt("flaky: %d of %d boots fail", fails, fails + passes);
 	}
 	*verdict = s->verdict;
 	print_step(b, s);
@@ -286,7 +273,7 @@ static int oracle(void *ctx, size_t i, enum bisect_verdict *out)
 		label = xstrdup(b->h->tags.v[s->items[i]].shortname);
 	} else {
 		char *hex = hex12(b, c), *subject = history_subject(b->h, c);
-		label = fmt("%s %s", hex, subject);
+		label = xstrfmt("%s %s", hex, subject);
 		free(hex);
 		free(subject);
 	}
@@ -388,7 +375,7 @@ static struct kpatch *revert_of(struct bb *b, uint32_t c)
 	git_tree *new = NULL, *old = NULL;
 	git_repository *repo = b->lab.tree.repo;
 
-	p->name = fmt("revert-%.12s", git_oid_tostr_s(&b->h->dag.oids[c]));
+	p->name = xstrfmt("revert-%.12s", git_oid_tostr_s(&b->h->dag.oids[c]));
 	if (git_commit_lookup(&commit, repo, &b->h->dag.oids[c]) < 0 ||
 	    git_commit_tree(&new, commit) < 0 || git_commit_parent(&parent, commit, 0) < 0 ||
 	    git_commit_tree(&old, parent) < 0 ||
@@ -418,7 +405,7 @@ static int confirm(struct bb *b, struct finding *f)
 	char *hex = hex12(b, at), buf[13];
 
 	f->confirm_n = n;
-	ret = test_state(b, "confirm", fmt("%s (%dx)", f->commit != DAG_NONE ? hex :
+	ret = test_state(b, "confirm", xstrfmt("%s (%dx)", f->commit != DAG_NONE ? hex :
 			 state_name(b, f->first_new_tag, f->first_new, buf), n), &b->h->dag.oids[at],
 			 NULL, 0, n, &v);
 	if (ret)
@@ -429,10 +416,10 @@ static int confirm(struct bb *b, struct finding *f)
 		goto out;
 	}
 	if (f->commit != DAG_NONE)
-		ret = test_state(b, "confirm", fmt("%s - %s (%dx)", state_name(b, f->first_new_tag,
+		ret = test_state(b, "confirm", xstrfmt("%s - %s (%dx)", state_name(b, f->first_new_tag,
 				 f->first_new, buf), hex, n), &b->h->dag.oids[f->first_new], &rev, 1, n, &v);
 	else
-		ret = test_state(b, "confirm", fmt("%s (%dx)",
+		ret = test_state(b, "confirm", xstrfmt("%s (%dx)",
 				 state_name(b, f->last_old_tag, f->last_old, buf), n),
 				 &b->h->dag.oids[f->last_old], NULL, 0, n, &v);
 	if (ret)
@@ -440,7 +427,7 @@ static int confirm(struct bb *b, struct finding *f)
 	f->confirm_old = v == BISECT_OLD ? n : 0;
 	f->confirmed = f->confirm_new == n && f->confirm_old == n;
 	if (!f->confirmed)
-		f->confirm_why = fmt("%s", b->steps[b->nsteps - 1].why ? b->steps[b->nsteps - 1].why :
+		f->confirm_why = xstrfmt("%s", b->steps[b->nsteps - 1].why ? b->steps[b->nsteps - 1].why :
 				     "the confirmation boots disagree");
 out:
 	if (rev) {
@@ -727,7 +714,7 @@ static void open_log(struct bb *b)
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned len = 0;
-	char hex[17], line[512], *dir = fmt("%s/bisect", b->lab.cache);
+	char hex[17], line[512], *dir = xstrfmt("%s/bisect", b->lab.cache);
 
 	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
@@ -737,7 +724,7 @@ static void open_log(struct bb *b)
 	for (int i = 0; i < 8; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	mkdir(dir, 0755);
-	b->log_path = fmt("%s/%s.jsonl", dir, hex);
+	b->log_path = xstrfmt("%s/%s.jsonl", dir, hex);
 	free(dir);
 	if (b->o->resume && (b->log = fopen(b->log_path, "r"))) {
 		while (fgets(line, sizeof(line), b->log)) {
@@ -745,7 +732,7 @@ static void open_log(struct bb *b)
 			int v;
 			if (sscanf(line, "{\"key\":\"%79[^\"]\",\"verdict\":%d", key, &v) == 2) {
 				b->known = xrealloc(b->known, (b->nknown + 1) * sizeof(*b->known));
-				b->known[b->nknown++] = fmt("%s %d", key, v);
+				b->known[b->nknown++] = xstrfmt("%s %d", key, v);
 			}
 		}
 		fclose(b->log);

@@ -360,3 +360,33 @@ uint32_t *dag_topo_order(const struct dag *dag)
 	free(indeg);
 	return order;
 }
+
+bool *dag_ancestors(struct dag *dag, const uint32_t *starts, size_t n)
+{
+	bool *seen;
+	uint32_t *stack;
+	size_t sp = 0;
+
+	for (size_t i = 0; i < n; i++)   /* loading may grow the DAG: before sizing */
+		if (starts[i] < dag->nr)
+			dag_load(dag, starts[i]);
+	seen = xcalloc((size_t)dag->nr + 1, 1);
+	stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
+	for (size_t i = 0; i < n; i++)
+		if (starts[i] < dag->nr && !seen[starts[i]]) {
+			seen[starts[i]] = true;
+			stack[sp++] = starts[i];
+		}
+	while (sp) {
+		uint32_t c = stack[--sp], np;
+		const uint32_t *p = dag_parents(dag, c, &np);
+
+		for (uint32_t k = 0; k < np; k++)
+			if (!seen[p[k]]) {
+				seen[p[k]] = true;
+				stack[sp++] = p[k];
+			}
+	}
+	free(stack);
+	return seen;
+}

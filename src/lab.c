@@ -20,19 +20,6 @@
 #include "patchver/proc.h"
 #include "patchver/util.h"
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s ? s : xstrdup("");
-}
-
 void lab_progress(const struct lab *l, const char *f, ...)
 {
 	va_list ap;
@@ -122,14 +109,14 @@ static int check_tools(void)
 /* The static test program and the initramfs around it. */
 static int build_guest(struct lab *l)
 {
-	char *src = fmt("%s/nofollow-test.c", l->guest), *bin = fmt("%s/guest/init", l->cache);
-	char *log = fmt("%s/guest/build.log", l->cache), *dir = fmt("%s/guest", l->cache);
+	char *src = xstrfmt("%s/nofollow-test.c", l->guest), *bin = xstrfmt("%s/guest/init", l->cache);
+	char *log = xstrfmt("%s/guest/build.log", l->cache), *dir = xstrfmt("%s/guest", l->cache);
 	char *argv[] = { "cc", "-static", "-O2", "-D_GNU_SOURCE", "-o", bin, src, NULL };
 	struct proc_result pr;
 	int ret = 0;
 
 	mkdir(dir, 0755);
-	l->initrd = fmt("%s/guest/initramfs.cpio.gz", l->cache);
+	l->initrd = xstrfmt("%s/guest/initramfs.cpio.gz", l->cache);
 	if (proc_run(argv, NULL, log, 120, &pr) < 0 || pr.exit_code != 0)
 		ret = error(EXIT_BUILD, "cannot build the guest test program; see %s", log);
 	else if (initramfs_write(l->initrd, bin) < 0)
@@ -143,7 +130,7 @@ static int build_guest(struct lab *l)
 
 static int lock_cache(struct lab *l)
 {
-	char *path = fmt("%s/lock", l->cache);
+	char *path = xstrfmt("%s/lock", l->cache);
 
 	l->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(path);
@@ -178,8 +165,8 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 		return ret;
 	l->cache = ktree_cache_dir();
 	mk[2] = l->cache;
-	mk[3] = fmt("%s/boots", l->cache);
-	mk[4] = fmt("%s/images", l->cache);
+	mk[3] = xstrfmt("%s/boots", l->cache);
+	mk[4] = xstrfmt("%s/images", l->cache);
 	proc_run(mk, NULL, NULL, 10, &pr);
 	free(mk[3]);
 	free(mk[4]);
@@ -247,7 +234,7 @@ static int load_compat(struct lab *l, const char *era)
 		return 0;
 	free_compat(l);
 	snprintf(l->compat_era, sizeof(l->compat_era), "%s", era);
-	pattern = fmt("%s/compat/%s/*.patch", l->guest, era);
+	pattern = xstrfmt("%s/compat/%s/*.patch", l->guest, era);
 	if (glob(pattern, 0, NULL, &g) == 0) {
 		l->compat = xcalloc(g.gl_pathc, sizeof(*l->compat));
 		for (size_t i = 0; i < g.gl_pathc && !ret; i++, l->ncompat++) {
@@ -262,13 +249,13 @@ static int load_compat(struct lab *l, const char *era)
 
 static char *fragment_for(const struct lab *l)
 {
-	char *own = fmt("%s/compat/%s/kernel.config", l->guest, l->compat_era);
+	char *own = xstrfmt("%s/compat/%s/kernel.config", l->guest, l->compat_era);
 	struct stat st;
 
 	if (stat(own, &st) == 0)
 		return own;
 	free(own);
-	return fmt("%s/kernel.config", l->guest);
+	return xstrfmt("%s/kernel.config", l->guest);
 }
 
 /*
@@ -345,9 +332,9 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 	int ret;
 
 	state_key(l, c, fragment);
-	dir = fmt("%s/images/%.16s", l->cache, c->key);
-	c->image = fmt("%s/bzImage", dir);
-	c->build_log = fmt("%s/build.log", dir);
+	dir = xstrfmt("%s/images/%.16s", l->cache, c->key);
+	c->image = xstrfmt("%s/bzImage", dir);
+	c->build_log = xstrfmt("%s/build.log", dir);
 	if (stat(c->image, &st) == 0) {
 		c->cached = true;
 		lab_progress(l, "%s %s: %s cached", tag, c->name, c->state);
@@ -363,7 +350,7 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 	if (!ret && copy_file(built, c->image) < 0)
 		ret = EXIT_BUILD;
 	if (ret == EXIT_BUILD)
-		c->why = fmt("build failed (see %s)", c->build_log);
+		c->why = xstrfmt("build failed (see %s)", c->build_log);
 	lab_progress(l, "%s %s: %s %s in %.1fs", tag, c->name, c->state,
 		     ret ? "FAILED" : "built", c->build_seconds);
 	if (ret == EXIT_BUILD)
@@ -420,13 +407,13 @@ static void judge(struct candidate *c)
 	const struct guest_check *bug;
 
 	if (c->boot.timed_out)
-		c->why = fmt("boot timed out");
+		c->why = xstrfmt("boot timed out");
 	else if (s->panic)
-		c->why = fmt("kernel panic");
+		c->why = xstrfmt("kernel panic");
 	else if (!s->began)
-		c->why = fmt("the test program never ran");
+		c->why = xstrfmt("the test program never ran");
 	else if (!s->summary)
-		c->why = fmt("the test program did not finish");
+		c->why = xstrfmt("the test program did not finish");
 	if (c->why) {
 		c->status = EXIT_BOOT;
 		return;
@@ -435,14 +422,14 @@ static void judge(struct candidate *c)
 	c->bug_seen = bug && !bug->pass && !strcmp(bug->err, c->expect.err);
 	if (!c->judge) {
 		c->ok = true;
-		c->why = fmt("%d pass, %d fail (no expectation)", s->pass, s->fail);
+		c->why = xstrfmt("%d pass, %d fail (no expectation)", s->pass, s->fail);
 	} else if (c->expect.bug) {
 		c->ok = c->bug_seen;
-		c->why = c->ok ? fmt("fails as the bug says: %s %s", c->expect.check, c->expect.err)
-			       : fmt("expected %s to fail with %s", c->expect.check, c->expect.err);
+		c->why = c->ok ? xstrfmt("fails as the bug says: %s %s", c->expect.check, c->expect.err)
+			       : xstrfmt("expected %s to fail with %s", c->expect.check, c->expect.err);
 	} else {
 		c->ok = s->fail == 0 && s->pass > 0;
-		c->why = c->ok ? fmt("all checks pass") : fmt("%d check(s) fail", s->fail);
+		c->why = c->ok ? xstrfmt("all checks pass") : xstrfmt("%d check(s) fail", s->fail);
 	}
 }
 
@@ -455,7 +442,7 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	ret = compute_state(l, c);
 	if (ret == EXIT_PATCH) {
 		c->status = ret;
-		c->why = fmt("%s does not apply", c->failed_patch);
+		c->why = xstrfmt("%s does not apply", c->failed_patch);
 		lab_progress(l, "%s %s: %s", tag, c->name, c->why);
 		return 0;
 	}
@@ -470,8 +457,8 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 		l->built = xrealloc(l->built, (l->nbuilt + 1) * sizeof(*l->built));
 		l->built[l->nbuilt++] = xstrdup(c->image);
 	}
-	c->log = fmt("%s/boots/%s-%zu-%s.log", l->cache, l->stamp, i + 1, c->name);
-	c->record = fmt("%s/boots/%s-%zu-%s.json", l->cache, l->stamp, i + 1, c->name);
+	c->log = xstrfmt("%s/boots/%s-%zu-%s.log", l->cache, l->stamp, i + 1, c->name);
+	c->record = xstrfmt("%s/boots/%s-%zu-%s.json", l->cache, l->stamp, i + 1, c->name);
 	lab_progress(l, "%s %s: booting (%s) ...", tag, c->name, l->accel);
 	ret = boot_run(c->image, l->initrd, c->log, l->accel, l->o->timeout, &c->boot);
 	write_record(l, c);

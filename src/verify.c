@@ -35,19 +35,6 @@ struct verify {
 	size_t n;
 };
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s ? s : xstrdup("");
-}
-
 static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
 {
 	v->patches = xrealloc(v->patches, (v->npatches + 1) * sizeof(*v->patches));
@@ -109,7 +96,7 @@ static void expect_bug(struct verify *v, struct candidate *c)
 static int tag_commit(struct verify *v, uint32_t tag, git_oid *out)
 {
 	const char *name = v->h->tags.v[tag].shortname;
-	char *spec = fmt("refs/tags/%s^{commit}", name);
+	char *spec = xstrfmt("refs/tags/%s^{commit}", name);
 	git_object *obj = NULL;
 	int ret = 0;
 
@@ -183,7 +170,7 @@ static int scenario_releases(struct verify *v, const struct triage *t)
 			return ret;
 		c = add(v, xstrdup(tag_name(v, tag)), "affected: the bug must show", &commit);
 		expect_bug(v, c);
-		c = add(v, fmt("%s+fix", tag_name(v, tag)), f->nprereqs ?
+		c = add(v, xstrfmt("%s+fix", tag_name(v, tag)), f->nprereqs ?
 			"affected, fix and its prerequisites applied: must pass" :
 			"affected, fix applied: must pass", &commit);
 		for (size_t k = 0; k < f->nprereqs; k++) {
@@ -210,7 +197,7 @@ static int scenario_releases(struct verify *v, const struct triage *t)
 static int scenario_model(struct verify *v, const struct triage *t)
 {
 	const char *dir = v->o->series_dir;
-	char *pattern = dir ? fmt("%s/*.patch", dir) : fmt("%s/kernel/*.patch", v->lab.guest);
+	char *pattern = dir ? xstrfmt("%s/*.patch", dir) : xstrfmt("%s/kernel/*.patch", v->lab.guest);
 	const git_oid *base = &v->lab.tree.base;
 	uint32_t control = control_before(&v->h->tags, t->affected[0]);
 	struct kpatch *model = NULL, *fix = NULL;
@@ -430,13 +417,13 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		}
 	}
 	if (*confirmed && !strcmp(v->scenario, "user"))
-		s = fmt("every candidate as expected");
+		s = xstrfmt("every candidate as expected");
 	else if (*confirmed)
-		s = fmt("fix confirmed: the bug shows in %s and is gone with %s applied%s",
+		s = xstrfmt("fix confirmed: the bug shows in %s and is gone with %s applied%s",
 			bugs.len ? bugs.buf : "no candidate", *v->fix_hex ? v->fix_hex : "the fix",
 			!strcmp(v->scenario, "releases") ? " in every one" : "");
 	else
-		s = fmt("not confirmed: %s", off.buf);
+		s = xstrfmt("not confirmed: %s", off.buf);
 	sbuf_free(&bugs);
 	sbuf_free(&off);
 	return s;
@@ -539,7 +526,7 @@ int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts
 
 static long long du(const char *path)
 {
-	char *cmd = fmt("du -sk '%s' 2>/dev/null", path);
+	char *cmd = xstrfmt("du -sk '%s' 2>/dev/null", path);
 	FILE *p = popen(cmd, "r");
 	long long kb = 0;
 
@@ -555,7 +542,7 @@ static long long du(const char *path)
 int verify_cache_clean(void)
 {
 	char *cache = ktree_cache_dir();
-	char *images = fmt("%s/images", cache), *boots = fmt("%s/boots", cache);
+	char *images = xstrfmt("%s/images", cache), *boots = xstrfmt("%s/boots", cache);
 	long long before = du(cache), after;
 	char *argv[] = { "rm", "-rf", images, boots, NULL };
 	struct proc_result pr;

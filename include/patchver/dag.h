@@ -69,6 +69,12 @@ static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
 size_t dag_find_prefix(struct dag *dag, const char *prefix, uint32_t *out,
 		       size_t max);
 
+/*
+ * Every ancestor of the start commits, themselves included, as a mask of
+ * dag->nr + 1 entries (loading what is not loaded yet).  Caller frees.
+ */
+bool *dag_ancestors(struct dag *dag, const uint32_t *starts, size_t n);
+
 /* Build (or extend) the children lists for every loaded commit. */
 int dag_build_children(struct dag *dag);
 

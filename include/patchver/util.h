@@ -13,6 +13,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* A formatted string (caller frees). */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow *p (of *alloc elements) to hold at least need elements. */
 void *xgrow(void *p, size_t *alloc, size_t need, size_t elem);
