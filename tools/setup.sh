@@ -5,7 +5,8 @@
 #                         first releases, the triage of the fix, and --verify-boot
 #                         (a kernel build, ~4 minutes on 2 cores the first time)
 #   tools/setup.sh test   install, build, and run the whole test suite
-#                         (under AddressSanitizer + UBSan; kernel boots on the normal build)
+#                         (under AddressSanitizer + UBSan; the parsers under libFuzzer
+#                         for 60 s each; kernel boots on the normal build)
 #
 # Packages are installed only when missing, so a warm machine skips apt.
 set -eu
@@ -13,6 +14,8 @@ cd "$(dirname "$0")/.."
 what=${1:-}
 
 PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev zlib1g-dev jq"
+# the fuzz targets: clang's libFuzzer
+TEST_PACKAGES="clang"
 # --verify-boot: QEMU, Debian's kernel tree and what building it needs
 BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio patch"
 
@@ -45,7 +48,7 @@ demo)
 	tools/demo.sh build boot
 	;;
 test)
-	PACKAGES="$PACKAGES $BOOT_PACKAGES"
+	PACKAGES="$PACKAGES $BOOT_PACKAGES $TEST_PACKAGES"
 	install_packages
 	build build
 	# Every test runs on the sanitizer build (leaks reported too), except
@@ -53,6 +56,8 @@ test)
 	build build-asan -DPATCHVER_SANITIZE=ON
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE boot
+	# the version, mail/patch and serial-log parsers under libFuzzer, 60 s each
+	tests/fuzz/run.sh 60 build-fuzz
 	ctest --test-dir build --output-on-failure -L boot
 	;;
 *)

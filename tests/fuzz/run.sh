@@ -1,0 +1,30 @@
+#!/bin/sh
+# tests/fuzz/run.sh SECONDS [BUILD_DIR]: build the libFuzzer targets with clang
+# (ASan + UBSan) and run each for SECONDS on a copy of its corpus.  A crash
+# leaves its input in BUILD_DIR/fuzz/crash-*: make it a test, fix it.
+set -eu
+seconds=${1:-60}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${2:-$top/build-fuzz}/fuzz
+mkdir -p "$out"
+cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include"
+libs="$(pkg-config --libs libgit2 libcrypto zlib)"
+common="$top/src/util.c $top/src/error.c"
+build() {   # name sources...
+	name=$1
+	shift
+	clang $cflags -o "$out/$name" "$top/tests/fuzz/$name.c" "$@" $common $libs
+}
+build fuzz_kver "$top/src/kver.c"
+build fuzz_patch "$top/src/patch.c" "$top/src/patchid.c"
+build fuzz_serial "$top/src/serial.c"
+status=0
+for t in kver patch serial; do
+	rm -rf "$out/corpus-$t"
+	cp -r "$top/tests/fuzz/corpus/$t" "$out/corpus-$t"
+	echo "fuzz: $t for ${seconds}s"
+	(cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./fuzz_$t" -max_total_time="$seconds" \
+		-max_len=65536 -print_final_stats=1 "corpus-$t" 2>"$out/$t.log") || status=1
+	grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$out/$t.log" | sed "s/^/fuzz: $t: /"
+	[ $status = 0 ] || { tail -30 "$out/$t.log"; exit 1; }
+done
