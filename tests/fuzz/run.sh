@@ -5,8 +5,8 @@
 set -eu
 seconds=${1:-60}
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=${2:-$top/build-fuzz}/fuzz
-mkdir -p "$out"
+mkdir -p "${2:-$top/build-fuzz}/fuzz"
+out=$(cd "${2:-$top/build-fuzz}/fuzz" && pwd)
 cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include"
 libs="$(pkg-config --libs libgit2 libcrypto zlib)"
 common="$top/src/util.c $top/src/error.c"
