@@ -375,6 +375,15 @@ int patch_parse(struct patch_set *set, const char *text, size_t len)
 	return 0;
 }
 
+/* Anything to match: a diff, or a mail with a subject? */
+static bool has_content(const struct patch_set *set)
+{
+	for (size_t i = 0; i < set->nr; i++)
+		if (*set->v[i].diff || set->v[i].subject)
+			return true;
+	return false;
+}
+
 int patch_read_file(struct patch_set *set, const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
@@ -408,6 +417,10 @@ int patch_read_file(struct patch_set *set, const char *path)
 		goto out;
 	}
 	patch_parse(set, buf, len);
+	if (!has_content(set)) {
+		patch_set_free(set);
+		ret = error(EXIT_INPUT, "'%s' holds no mail and no diff", path);
+	}
 out:
 	free(buf);
 	if (f != stdin)

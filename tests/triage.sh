@@ -116,8 +116,7 @@ expect_input_error 10 "patch '$tmp/empty' is empty" "$tmp/empty"
 expect_input_error 10 "is binary" "$tmp/binary"
 expect_input_error 10 "larger than 64 MiB" "$tmp/huge"
 expect_input_error 10 "cannot read patch '$tmp/missing'" "$tmp/missing"
-"$PATCHVER" -C "$repo" --patch "$tmp/words" > "$tmp/out" 2>&1
-expect_eq "$?" 11 "no diff and no subject: no match"
+expect_input_error 10 "'$tmp/words' holds no mail and no diff" "$tmp/words"
 sed 's|fs/namei.c|fs/nonexistent.c|g; s/^Subject: .*/Subject: [PATCH] something else entirely/' "$seed" > "$tmp/nofile"
 "$PATCHVER" -C "$repo" --patch "$tmp/nofile" > "$tmp/out" 2>&1
 expect_eq "$?" 11 "files not in the repository: no match"

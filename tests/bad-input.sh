@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The bad-input catalogue (README, "Bad input"): each row is a case here.
+# Every case ends in a documented answer or one clear line and its own
+# exit code; never a crash, a hang, or unbounded memory.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+repo=$FIXTURES/demo.git
+small=$FIXTURES/small.git
+fix=$(git -C "$repo" log --all --format=%H --grep='O_NOFOLLOW behavior' -1)
+
+# one_line CODE NEEDLE ARGS...: that exit code, one stderr line holding NEEDLE
+one_line() {
+	local code=$1 needle=$2
+	shift 2
+	"$PATCHVER" "$@" >"$tmp/out" 2>"$tmp/err"
+	expect_eq "$?" "$code" "exit code of: patchver $*"
+	expect_contains "$(cat "$tmp/err")" "$needle" "message of: patchver $*"
+	expect_eq "$(grep -c . "$tmp/err")" 1 "one line on stderr: patchver $*"
+}
+# peak RSS in MB of a command
+rss_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%d", $1 / 1024 }'; }
+
+# --- repositories
+git init -q --bare "$tmp/empty.git"
+one_line 8 "has no tags" -C "$tmp/empty.git" HEAD
+expect_eq "$("$PATCHVER" -C "$repo" --describe "$fix")" "$(git -C "$repo" describe --contains "$fix")" "a bare repository works"
+
+# a corrupted loose object: the commit a tag points to is garbage
+cp -a "$repo" "$tmp/loose.git"
+c=$(git -C "$tmp/loose.git" rev-parse 'v2.6.34-rc2^{commit}')
+git -C "$tmp/loose.git" cat-file commit "$c" > "$tmp/commit"
+obj=$tmp/loose.git/objects/${c:0:2}/${c:2}
+mkdir -p "$(dirname "$obj")"
+printf 'this is not zlib data' > "$obj"
+rm -f "$tmp/loose.git"/objects/pack/*.idx "$tmp/loose.git"/objects/pack/*.pack
+"$PATCHVER" -C "$tmp/loose.git" v2.6.34-rc2 >/dev/null 2>"$tmp/err"
+rc=$?
+expect_eq "$([ "$rc" = 9 ] || [ "$rc" = 3 ] && echo ok)" ok "a corrupted loose object: exit 9 or 3 (got $rc: $(head -1 "$tmp/err"))"
+expect_eq "$(grep -c . "$tmp/err")" 1 "a corrupted loose object: one line"
+
+# deeply nested tags: a tag of a tag of ... (64 levels), peeled as git peels it
+prev=$(git -C "$small" rev-parse 'v2.6.13^{commit}')
+cp -a "$small" "$tmp/nested.git"
+for i in $(seq 1 64); do
+	prev=$(printf 'object %s\ntype %s\ntag nest%d\ntagger T <t@t> %d +0000\n\nnested\n' "$prev" \
+		"$([ "$i" = 1 ] && echo commit || echo tag)" "$i" "$((1500000000 + i))" |
+		git -C "$tmp/nested.git" mktag)
+done
+git -C "$tmp/nested.git" update-ref refs/tags/nest64 "$prev"
+w=$(git -C "$small" rev-parse 'v2.6.13^{commit}~3')
+expect_eq "$("$PATCHVER" -C "$tmp/nested.git" --name-rev "$w")" \
+	"$(git -C "$tmp/nested.git" name-rev --tags --name-only "$w")" "64 nested tags: the name git gives"
+
+# tag names with quotes, backslashes and non-ASCII: valid JSON, git's names
+cp -a "$small" "$tmp/names.git"
+git -C "$tmp/names.git" tag 'naïve"quote\back' 'v2.6.13^{commit}~5'
+git -C "$tmp/names.git" tag 'ünïcødé-tag' 'v2.6.13^{commit}~7'
+for r in 'v2.6.13^{commit}~6' 'v2.6.13^{commit}~8'; do
+	h=$(git -C "$tmp/names.git" rev-parse "$r")
+	j=$("$PATCHVER" -C "$tmp/names.git" --json --name-rev "$h")
+	expect_eq "$(jq -r '.results[0].name_rev' <<<"$j")" \
+		"$(git -C "$tmp/names.git" name-rev --tags --name-only "$h")" "--json name with quotes/non-ASCII ($r)"
+done
+
+# 100,000 tags: the answers git gives, in bounded memory
+cp -a "$small" "$tmp/many.git"
+git -C "$tmp/many.git" rev-list --all > "$tmp/all"
+n=$(wc -l < "$tmp/all")
+awk -v n="$n" 'NR == FNR { c[NR] = $1; next } END { for (i = 1; i <= 100000; i++) printf "%s refs/tags/t%06d\n", c[(i * 7919) % n + 1], i }' \
+	"$tmp/all" /dev/null >> "$tmp/many.git/packed-refs"
+expect_eq "$(git -C "$tmp/many.git" tag | wc -l)" "$(( $(git -C "$small" tag | wc -l) + 100000 ))" "100,000 tags written"
+sample=$(sed -n '1p;50p;200p' "$tmp/all")
+expect_files_same <(git -C "$tmp/many.git" name-rev --tags --name-only $sample) \
+	<("$PATCHVER" -C "$tmp/many.git" --name-rev $sample) "100,000 tags: name-rev as git"
+mb=$(rss_mb "$PATCHVER" -C "$tmp/many.git" --name-rev $sample)
+# (the bounds leave room for AddressSanitizer's shadow memory: ~150 MB without it)
+expect_eq "$([ "$mb" -lt 1000 ] && echo bounded)" bounded "100,000 tags: peak memory ${mb} MB"
+
+# --stdin: a million revs (blank lines and comments among them), streamed
+head -1000 "$tmp/all" > "$tmp/k"
+{ for i in $(seq 1 1000); do cat "$tmp/k"; echo; echo "# comment"; done; } > "$tmp/million"
+expect_eq "$(grep -c '^[0-9a-f]' "$tmp/million")" "$(( $(wc -l < "$tmp/k") * 1000 ))" "a million-line input"
+lines=$(/usr/bin/time -f %M -o "$tmp/rss" "$PATCHVER" -C "$small" --name-rev --stdin < "$tmp/million" | wc -l)
+mb=$(( $(tail -1 "$tmp/rss") / 1024 ))
+expect_eq "$lines" "$(wc -l < "$tmp/million")" "--stdin --name-rev: every line annotated, as git --annotate-stdin"
+expect_eq "$([ "$mb" -lt 1000 ] && echo bounded)" bounded "--stdin a million revs: peak memory ${mb} MB"
+
+# --- patch files
+# (empty, binary, 100 MB and unreadable files: tests/triage.sh)
+printf 'hello\nthis is not a patch\n' > "$tmp/garbage.patch"
+one_line 10 "holds no mail and no diff" -C "$repo" --patch "$tmp/garbage.patch"
+printf 'Subject: [PATCH] caf\xe9: latin-1 subject\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' > "$tmp/latin1.patch"
+j=$("$PATCHVER" -C "$repo" --patch "$tmp/latin1.patch" --json)
+expect_eq "$?" 11 "non-UTF-8 mail: parsed, no match"
+expect_eq "$(jq -r '.results[0].subject' <<<"$j")" "caf�: latin-1 subject" "non-UTF-8 subject: valid JSON"
+# an mbox of 1,000 messages: one answer each
+for i in $(seq 1 1000); do
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH %d/1000] change %d\n\n---\ndiff --git a/f%d b/f%d\n--- a/f%d\n+++ b/f%d\n@@ -1 +1 @@\n-a\n+b%d\n\n' \
+		"$i" "$i" "$i" "$i" "$i" "$i" "$i"
+done > "$tmp/big.mbox"
+expect_eq "$("$PATCHVER" -C "$repo" --patch-id --patch "$tmp/big.mbox" | wc -l)" 1000 "an mbox of 1,000 messages: 1,000 patch-ids"
+expect_files_same <("$PATCHVER" -C "$repo" --patch-id --patch "$tmp/big.mbox" | cut -d' ' -f1) \
+	<(git patch-id --stable < "$tmp/big.mbox" | cut -d' ' -f1) "1,000 patch-ids as git patch-id --stable"
+
+# --- two runs on one cache: the second waits for the first
+cache=$tmp/cache
+mkdir -p "$cache/patchver" "$tmp/kt"
+mkdir -p "$tmp/kt/arch/x86" && echo 'config X86' > "$tmp/kt/arch/x86/Kconfig"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n' > "$tmp/kt/Makefile"
+git -C "$tmp/kt" init -q && git -C "$tmp/kt" add -A &&
+	git -C "$tmp/kt" -c user.name=t -c user.email=t@t commit -qm kt
+if command -v qemu-system-x86_64 >/dev/null && command -v flock >/dev/null; then
+	flock "$cache/patchver/lock" sleep 3 &
+	sleep 0.5
+	start=$(date +%s)
+	XDG_CACHE_HOME=$cache "$PATCHVER" --prepare-tree --kernel-tree "$tmp/kt" >/dev/null 2>"$tmp/err"
+	expect_eq "$?" 0 "a second run on a locked cache: completes"
+	expect_contains "$(cat "$tmp/err")" "waiting for another patchver run" "a second run says it waits"
+	expect_eq "$([ $(( $(date +%s) - start )) -ge 2 ] && echo waited)" waited "it waited for the lock"
+	wait
+fi
+finish
