@@ -12,6 +12,10 @@
 #include "patchver/cgraph.h"
 #include "patchver/util.h"
 
+#define CDAT_WIDTH (GIT_OID_RAWSZ + 16)
+#define NO_PARENT 0x70000000u
+#define EXTRA_EDGES 0x80000000u
+
 static uint32_t be32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -58,12 +62,22 @@ static bool open_file(struct cgraph_file *f, const char *path)
 			f->fanout = f->map + off;
 		else if (!memcmp(e, "OIDL", 4))
 			f->oids = f->map + off;
+		else if (!memcmp(e, "CDAT", 4))
+			f->cdat = f->map + off;
+		else if (!memcmp(e, "EDGE", 4)) {
+			f->edges = f->map + off;
+			f->nedges = (size_t)(be64(e + 12 + 4) - off) / 4;   /* up to the next chunk */
+		}
 	}
 	if (!f->fanout || !f->oids)
 		goto bad;
 	f->nr = be32(f->fanout + 255 * 4);
 	if ((size_t)(f->oids - f->map) + (size_t)f->nr * GIT_OID_RAWSZ > f->size)
 		goto bad;
+	if (f->cdat && (size_t)(f->cdat - f->map) + (size_t)f->nr * CDAT_WIDTH > f->size)
+		f->cdat = NULL;   /* membership still counts; headers come from objects */
+	if (f->edges && (size_t)(f->edges - f->map) + f->nedges * 4 > f->size)
+		f->edges = NULL, f->nedges = 0;
 	return true;
 bad:
 	munmap((void *)f->map, f->size);
@@ -77,6 +91,7 @@ static void add_file(struct cgraph *g, const char *path)
 
 	if (!open_file(&f, path))
 		return;
+	f.base = g->nfiles ? g->files[g->nfiles - 1].base + g->files[g->nfiles - 1].nr : 0;
 	g->files = xrealloc(g->files, (g->nfiles + 1) * sizeof(f));
 	g->files[g->nfiles++] = f;
 }
@@ -133,7 +148,8 @@ void cgraph_close(struct cgraph *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static bool file_contains(const struct cgraph_file *f, const git_oid *oid)
+/* Position of oid in f, or UINT32_MAX. */
+static uint32_t file_find(const struct cgraph_file *f, const git_oid *oid)
 {
 	unsigned b = oid->id[0];
 	uint32_t lo = b ? be32(f->fanout + (b - 1) * 4) : 0;
@@ -146,19 +162,80 @@ static bool file_contains(const struct cgraph_file *f, const git_oid *oid)
 		int c = memcmp(f->oids + (size_t)mid * GIT_OID_RAWSZ, oid->id,
 			       GIT_OID_RAWSZ);
 		if (!c)
-			return true;
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return UINT32_MAX;
 }
 
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid)
 {
 	for (size_t i = 0; i < g->nfiles; i++)
-		if (file_contains(&g->files[i], oid))
+		if (file_find(&g->files[i], oid) != UINT32_MAX)
 			return true;
+	return false;
+}
+
+/* The commit at a chain-wide position. */
+static bool oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		if (pos >= f->base && pos < f->base + f->nr) {
+			git_oid_fromraw(out, f->oids + (size_t)(pos - f->base) * GIT_OID_RAWSZ);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool add_parent(const struct cgraph *g, uint32_t pos, git_oid *parents, size_t max,
+		       size_t *n)
+{
+	git_oid oid;
+
+	if (!oid_at(g, pos, &oid))
+		return false;
+	if (*n < max)
+		parents[*n] = oid;
+	(*n)++;
+	return true;
+}
+
+bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
+		   git_oid *parents, size_t max, size_t *nparents, int64_t *date)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		uint32_t at = f->cdat ? file_find(f, oid) : UINT32_MAX, p1, p2;
+		const unsigned char *e;
+
+		if (at == UINT32_MAX)
+			continue;
+		e = f->cdat + (size_t)at * CDAT_WIDTH;
+		git_oid_fromraw(tree, e);
+		p1 = be32(e + GIT_OID_RAWSZ);
+		p2 = be32(e + GIT_OID_RAWSZ + 4);
+		*date = (int64_t)(be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
+		*nparents = 0;
+		if (p1 != NO_PARENT && !add_parent(g, p1, parents, max, nparents))
+			return false;
+		if (p2 == NO_PARENT)
+			return true;
+		if (!(p2 & EXTRA_EDGES))
+			return add_parent(g, p2, parents, max, nparents);
+		/* an octopus: its other parents are listed in EDGE, the last one flagged */
+		for (size_t k = p2 & ~EXTRA_EDGES; f->edges && k < f->nedges; k++) {
+			uint32_t edge = be32(f->edges + k * 4);
+			if (!add_parent(g, edge & ~EXTRA_EDGES, parents, max, nparents))
+				return false;
+			if (edge & EXTRA_EDGES)
+				return true;
+		}
+		return false;
+	}
 	return false;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/cgraph.h"
 #include "patchver/dag.h"
 #include "patchver/util.h"
 
@@ -171,6 +172,32 @@ static int64_t committer_date(const char *line, const char *end)
 	return strtoll(gt, NULL, 10);
 }
 
+/*
+ * Commit idx's header from the commit-graph, as git takes it from there
+ * (git ignores the graph in shallow repositories, and so does this).
+ */
+static bool from_graph(struct dag *dag, uint32_t idx)
+{
+	git_oid tree, parents[64];
+	size_t np;
+	int64_t date;
+
+	if (!dag->graph || dag->shallow_nr ||
+	    !cgraph_commit(dag->graph, &dag->oids[idx], &tree, parents, 64, &np, &date) ||
+	    np > 64)
+		return false;
+	dag->par_off[idx] = (uint32_t)dag->parents_nr;
+	for (size_t k = 0; k < np; k++) {
+		uint32_t pi = dag_intern(dag, &parents[k]);   /* may move the arrays */
+		push_parent(dag, pi);
+		dag->par_nr[idx]++;
+	}
+	dag->trees[idx] = tree;
+	dag->dates[idx] = date;
+	dag->loaded[idx] = true;
+	return true;
+}
+
 /* Parse commit idx's header; parents are interned, not loaded. */
 static int parse_one(struct dag *dag, uint32_t idx)
 {
@@ -179,6 +206,8 @@ static int parse_one(struct dag *dag, uint32_t idx)
 	bool shallow;
 	int err;
 
+	if (from_graph(dag, idx))
+		return 0;
 	err = git_odb_read(&obj, dag->odb, &dag->oids[idx]);
 	if (err < 0)
 		return -1;

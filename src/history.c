@@ -89,6 +89,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
 			     git_errmsg());
 	cgraph_open(&h->graph, h->repo);
+	h->dag.graph = &h->graph;
 	ret = tags_load(&h->tags, h->repo, &h->dag, opts->release_glob);
 	if (ret)
 		return ret;

@@ -17,7 +17,11 @@ struct cgraph_file {
 	size_t size;
 	const unsigned char *fanout;   /* OIDF: 256 big-endian counts */
 	const unsigned char *oids;     /* OIDL */
+	const unsigned char *cdat;     /* CDAT: tree, two parents, generation and date */
+	const unsigned char *edges;    /* EDGE: the further parents of octopus merges */
+	size_t nedges;
 	uint32_t nr;
+	uint32_t base;                 /* positions of the files before it in the chain */
 };
 
 struct cgraph {
@@ -33,5 +37,13 @@ static inline bool cgraph_present(const struct cgraph *g) { return g->nfiles > 0
 
 /* Does the graph hold this commit? */
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid);
+
+/*
+ * A commit's header from the graph, without reading the object: tree,
+ * parents (up to max; *nparents may exceed it), committer date.  False
+ * when the graph does not hold it, or holds it damaged.
+ */
+bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
+		   git_oid *parents, size_t max, size_t *nparents, int64_t *date);
 
 #endif

@@ -14,6 +14,8 @@
  */
 #define DAG_NONE UINT32_MAX
 
+struct cgraph;
+
 struct dag {
 	git_odb *odb;             /* borrowed from the repository */
 	uint32_t nr, alloc;
@@ -35,6 +37,9 @@ struct dag {
 	uint32_t *child_off;      /* children CSR, built on demand */
 	uint32_t *children;
 	uint32_t children_nr;     /* commits covered by child_off */
+
+	/* git's commit-graph, when there is one: headers without object reads */
+	const struct cgraph *graph;
 
 	git_oid *shallow;         /* .git/shallow: commits shown parentless */
 	size_t shallow_nr;
