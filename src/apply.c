@@ -153,6 +153,23 @@ static char *path_after(const char *line, const char *prefix)
 	return xstrndup(line, n);
 }
 
+/*
+ * The paths of "diff --git a/P b/P", for diffs without "---"/"+++" lines
+ * (libgit2 prints a parsed diff that way).  Both sides equal: the line is
+ * "a/" P " b/" P, so P is half of what remains.
+ */
+static void git_line_paths(struct file_patch *f, const char *rest)
+{
+	size_t len = strcspn(rest, "\n");
+
+	if (len < 6 || len % 2 == 0 || strncmp(rest, "a/", 2) ||
+	    strncmp(rest + len / 2 + 1, "b/", 2) || rest[len / 2] != ' ' ||
+	    strncmp(rest + 2, rest + len / 2 + 3, len / 2 - 2))
+		return;
+	f->old_path = xstrndup(rest + 2, len / 2 - 2);
+	f->new_path = xstrdup(f->old_path);
+}
+
 /* Split the diff text into files. */
 static size_t parse(const char *diff, struct file_patch **out)
 {
@@ -168,15 +185,23 @@ static size_t parse(const char *diff, struct file_patch **out)
 			f = xgrow(f, &alloc, n + 1, sizeof(*f));
 			memset(&f[n++], 0, sizeof(*f));
 			f[n - 1].new_mode = 0100644;
+			git_line_paths(&f[n - 1], l + 11);
 			in_hunks = false;
+		} else if (n && !in_hunks && !strncmp(l, "new file mode ", 14)) {
+			free(f[n - 1].old_path);
+			f[n - 1].old_path = NULL;
+			f[n - 1].new_mode = (unsigned)strtoul(l + 14, NULL, 8);
+		} else if (n && !in_hunks && !strncmp(l, "deleted file mode ", 18)) {
+			free(f[n - 1].new_path);
+			f[n - 1].new_path = NULL;
 		} else if (!n) {
 			continue;
 		} else if (!in_hunks && !strncmp(l, "--- ", 4)) {
+			free(f[n - 1].old_path);
 			f[n - 1].old_path = path_after(l + 4, "a/");
 		} else if (!in_hunks && !strncmp(l, "+++ ", 4)) {
+			free(f[n - 1].new_path);
 			f[n - 1].new_path = path_after(l + 4, "b/");
-		} else if (!in_hunks && !strncmp(l, "new file mode ", 14)) {
-			f[n - 1].new_mode = (unsigned)strtoul(l + 14, NULL, 8);
 		} else if (!in_hunks && !strncmp(l, "new mode ", 9)) {
 			f[n - 1].new_mode = (unsigned)strtoul(l + 9, NULL, 8);
 			f[n - 1].mode_change = true;
