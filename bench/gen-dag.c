@@ -1,6 +1,6 @@
 /*
  * gen-dag DIR [COMMITS]: a deterministic, kernel-shaped history of about
- * COMMITS commits (default 1,000,000) in a new bare repository at DIR,
+ * COMMITS commits (default 1,010,000: over a million) in a new bare repository at DIR,
  * written through `git fast-import`.  Every commit has the empty tree, so
  * the repository stays small; the shape is what the naming benchmarks
  * need:
@@ -125,7 +125,7 @@ static void stable(struct gen *g, int c, uint32_t release, int64_t start, int64_
 int main(int argc, char **argv)
 {
 	struct gen g = { 0 };
-	size_t total = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000000;
+	size_t total = argc > 2 ? strtoul(argv[2], NULL, 10) : 1010000;
 	size_t per = total / CYCLES, stable_per = STABLE_TAGS * 30;
 	char cmd[8200];
 	uint32_t release;

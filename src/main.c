@@ -28,7 +28,7 @@ static struct {
 	char *match;
 	char *patch;
 	char *range;
-	int describe, name_rev, tags_containing;
+	int describe, name_rev, tags_containing, first_release;
 	int triage, patch_id;
 	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
 	char *kernel_tree, *accel, *series, *bug;
@@ -48,14 +48,15 @@ static void free_argv(char **v)
 
 static int pick_mode(enum report_mode *mode)
 {
-	int n = !!opt.describe + !!opt.name_rev + !!opt.tags_containing;
+	int n = !!opt.describe + !!opt.name_rev + !!opt.tags_containing + !!opt.first_release;
 
 	if (n > 1)
-		return error(EXIT_USAGE, "--describe, --name-rev and --tags-containing "
-			     "are mutually exclusive");
+		return error(EXIT_USAGE, "--describe, --name-rev, --tags-containing and "
+			     "--first-release are mutually exclusive");
 	*mode = opt.describe ? REPORT_DESCRIBE :
 		opt.name_rev ? REPORT_NAME_REV :
-		opt.tags_containing ? REPORT_TAGS : REPORT_FULL;
+		opt.tags_containing ? REPORT_TAGS :
+		opt.first_release ? REPORT_FIRST : REPORT_FULL;
 	return 0;
 }
 
@@ -157,6 +158,9 @@ int main(int argc, const char **argv)
 		  "print what `git name-rev --tags --name-only` prints", NULL },
 		{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
 		  "every release containing the commit, by series", NULL },
+		{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
+		  "only the first release (kernel version order), or none; fast for many revs",
+		  NULL },
 		{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
 		  "tags that count as releases (default " DEFAULT_RELEASE_GLOB
 		  "); limits --describe like git describe --match", "GLOB" },

@@ -96,6 +96,11 @@ static void compute(struct reporter *r, const char *spec, struct answer *a)
 	a->err = rev_resolve(&a->rev, r->h->repo, &r->h->dag, spec);
 	if (a->err)
 		return;
+	if (m == REPORT_FIRST) {
+		/* the bulk assignment: every commit's first release from one walk */
+		a->first_release = contain_first_release(&r->contain, a->rev.commit);
+		return;
+	}
 	if (m == REPORT_FULL || m == REPORT_DESCRIBE)
 		a->has_describe = naming_name(&r->naming, a->rev.commit, &a->describe);
 	if (m == REPORT_FULL || m == REPORT_NAME_REV) {
@@ -280,6 +285,8 @@ static void print_json(struct reporter *r, struct json *j, const struct answer *
 		json_kstr(j, "describe", a->has_describe ? a->describe.buf : NULL);
 	if (m == REPORT_FULL || m == REPORT_NAME_REV)
 		json_kstr(j, "name_rev", a->has_name ? a->name.buf : NULL);
+	if (m == REPORT_FIRST)
+		json_kstr(j, "first_release", tag_name(r, a->first_release));
 	if (want_contain(m)) {
 		json_kstr(j, "first_release", tag_name(r, a->first_release));
 		json_kstr(j, "first_final", tag_name(r, a->first_final));
@@ -339,6 +346,8 @@ static bool emit(struct reporter *r, struct json *j, const struct answer *a)
 		printf("%s\n", a->describe.buf);
 	} else if (m == REPORT_NAME_REV) {
 		printf("%s\n", a->has_name ? a->name.buf : "undefined");
+	} else if (m == REPORT_FIRST) {
+		printf("%s\n", a->first_release == NONE ? "none" : tag_name(r, a->first_release));
 	} else {
 		print_text(r, a);
 	}

@@ -5,7 +5,8 @@
 #   --describe        == git describe --contains <rev>           (per rev)
 #   --name-rev --stdin == git name-rev --tags --name-only --annotate-stdin
 #   first release     == min in version order of release tags containing it
-#                        (computed from git rev-list of every release tag)
+#                        (computed from git rev-list of every release tag),
+#                        per rev and with --first-release --stdin
 #   --tags-containing == git tag --contains, release tags (sample of 40)
 # usage: crosscheck.sh FIXTURE all|N   (N: a deterministic sample of N commits)
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -71,6 +72,10 @@ check_repo() {
 	join "$tmp/revs.sorted" "$tmp/first-all" > "$tmp/git-first"
 	expect_files_same "$tmp/git-first" "$tmp/pv-first" "$tag: first release"
 	expect_eq "$(wc -l < "$tmp/pv-first.raw")" "$(wc -l < "$tmp/revs")" "$tag: one first release per rev"
+	# --first-release --stdin: the same answers from the one bulk walk
+	"$PATCHVER" -C "$repo" --first-release --stdin < "$tmp/revs" |
+		paste -d' ' "$tmp/revs" - | awk '$2 != "none"' | sort > "$tmp/pv-first-bulk"
+	expect_files_same "$tmp/git-first" "$tmp/pv-first-bulk" "$tag: --first-release --stdin"
 
 	# every containing release tag, for a sample
 	awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do

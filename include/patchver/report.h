@@ -15,6 +15,7 @@ enum report_mode {
 	REPORT_DESCRIBE,        /* git describe --contains */
 	REPORT_NAME_REV,        /* git name-rev --tags --name-only */
 	REPORT_TAGS,            /* every containing release tag */
+	REPORT_FIRST,           /* only the first release (all revs at once: one walk) */
 };
 
 struct report_opts {
