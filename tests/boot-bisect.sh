@@ -14,6 +14,8 @@ regress=$(git -C "$model" log --format=%H --grep='^namei: model' -1)
 broken=$(git -C "$model" log --format=%H --grep='^init: a commit that breaks' -1)
 fix=$(git -C "$model" rev-parse 'v6.3-rc2^{commit}')
 b='.bisect_boot'
+snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+snapshot "$model" > "$tmp/before"
 
 j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json 2>"$tmp/err")
 expect_eq "$?" 0 "bisect: exit (stderr: $(tail -3 "$tmp/err"))"
@@ -46,5 +48,6 @@ expect_contains "$(cat "$tmp/err")" "--bad v6.2: the test does not fail there" "
 expect_eq "$?" 2 "--bisect-boot without --bad: usage"
 "$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad no-such-tag >/dev/null 2>&1
 expect_eq "$?" 4 "--bad that does not resolve: exit"
+expect_files_same "$tmp/before" <(snapshot "$model") "the model repository after every bisection"
 "$PATCHVER" --cache-clean >/dev/null
 finish

@@ -25,6 +25,8 @@ for fixture in demo demo-graph; do
 		# libgit2 would store each postimage blob in the repository
 		"$PATCHVER" -C "$r" --triage "$fix" >/dev/null
 		"$PATCHVER" -C "$r" --patch "$TESTS/seeds/001-vfs-fix-o-nofollow.patch" >/dev/null
+		"$PATCHVER" -C "$r" --audit v2.6.33..v2.6.34 --series 2.6.33 >/dev/null
+		"$PATCHVER" -C "$r" --first-release --stdin < <(git -C "$r" rev-list --all) >/dev/null
 		"$PATCHVER" -C "$r" no-such-rev 2>/dev/null
 		"$PATCHVER" -C "$r" --describe HEAD 2>/dev/null
 		snapshot "$r" > "$tmp/after"
