@@ -3,7 +3,7 @@
 #
 #   tools/setup.sh demo   install, build, and tell the seed story on the demo history:
 #                         first releases, the triage of the fix, and --verify-boot
-#                         (a kernel build, ~4 minutes on 2 cores the first time)
+#                         (the kernel tarball imported and built once, ~5 minutes on 2 cores)
 #   tools/setup.sh test   install, build, and run the whole test suite
 #                         (under AddressSanitizer + UBSan; the parsers under libFuzzer
 #                         for 60 s each; kernel boots on the normal build)
