@@ -14,10 +14,10 @@ cd "$(dirname "$0")/.."
 what=${1:-}
 
 PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev zlib1g-dev jq"
-# the fuzz targets: clang's libFuzzer
-TEST_PACKAGES="clang"
+# the fuzz targets (clang's libFuzzer) and peak-memory checks (GNU time)
+TEST_PACKAGES="clang time"
 # --verify-boot: QEMU, Debian's kernel tree and what building it needs
-BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio patch"
+BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio procps"
 
 install_packages() {
 	missing=""
