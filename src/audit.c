@@ -225,7 +225,6 @@ static void index_series(struct audit *a, struct stable_series *s)
 /* The text of path in vX.Y (cached), or NULL when vX.Y has no such file. */
 static const char *base_text(struct audit *a, struct stable_series *s, const char *path)
 {
-	git_commit *c = NULL;
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
 	git_blob *blob = NULL;
@@ -234,15 +233,15 @@ static const char *base_text(struct audit *a, struct stable_series *s, const cha
 	for (size_t i = 0; i < s->ntexts; i++)
 		if (!strcmp(s->paths[i], path))
 			return s->texts[i];
-	if (git_commit_lookup(&c, a->h->repo, &a->h->dag.oids[s->base]) == 0 &&
-	    git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&e, tree, path) == 0 &&
+	/* the DAG has vX.Y's tree already: no commit to read */
+	if (git_tree_lookup(&tree, a->h->repo, &a->h->dag.trees[s->base]) == 0 &&
+	    git_tree_entry_bypath(&e, tree, path) == 0 &&
 	    git_blob_lookup(&blob, a->h->repo, git_tree_entry_id(e)) == 0)
 		text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_error_clear();
 	git_blob_free(blob);
 	git_tree_entry_free(e);
 	git_tree_free(tree);
-	git_commit_free(c);
 	s->paths = xgrow(s->paths, &s->atexts, s->ntexts + 1, sizeof(*s->paths));
 	s->texts = xrealloc(s->texts, s->atexts * sizeof(*s->texts));
 	s->paths[s->ntexts] = xstrdup(path);

@@ -173,31 +173,6 @@ size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
 	return nr;
 }
 
-/* Set mask[] to value for start and its ancestors. */
-static void mark_ancestors(const struct dag *dag, uint32_t start, bool *mask, bool value)
-{
-	uint32_t *stack = xmalloc(((size_t)dag->nr + 1) * sizeof(uint32_t));
-	bool *seen = xcalloc(dag->nr + 1, 1);
-	size_t sp = 0;
-
-	stack[sp++] = start;
-	seen[start] = true;
-	while (sp) {
-		uint32_t c = stack[--sp];
-		unsigned np;
-		const uint32_t *par = dag_parents(dag, c, &np);
-
-		mask[c] = value;
-		for (unsigned k = 0; k < np; k++)
-			if (!seen[par[k]]) {
-				seen[par[k]] = true;
-				stack[sp++] = par[k];
-			}
-	}
-	free(seen);
-	free(stack);
-}
-
 int match_range(struct history *h, const char *range, bool **mask)
 {
 	const char *dots = strstr(range, "..");
@@ -215,8 +190,13 @@ int match_range(struct history *h, const char *range, bool **mask)
 	free(from);
 	if (ret)
 		return ret;
-	*mask = xcalloc(h->dag.nr + 1, 1);
-	mark_ancestors(&h->dag, b.commit, *mask, true);
-	mark_ancestors(&h->dag, a.commit, *mask, false);
+	/* A..B: ancestors of B that are not ancestors of A */
+	*mask = dag_ancestors(&h->dag, &b.commit, 1);
+	{
+		bool *old = dag_ancestors(&h->dag, &a.commit, 1);
+		for (uint32_t c = 0; c < h->dag.nr; c++)
+			(*mask)[c] = (*mask)[c] && !old[c];
+		free(old);
+	}
 	return 0;
 }

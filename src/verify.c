@@ -340,8 +340,9 @@ static int derive(struct verify *v)
 		ret = error(EXIT_NOT_CONFIRMED, "the triage finds no release with the bug "
 			    "(%s): nothing to verify", t.verdict);
 	if (!ret) {
-		v->scenario = tree_has_fix(v) ? "releases" : "model";
-		ret = tree_has_fix(v) ? scenario_releases(v, &t) : scenario_model(v, &t);
+		bool releases = tree_has_fix(v);
+		v->scenario = releases ? "releases" : "model";
+		ret = releases ? scenario_releases(v, &t) : scenario_model(v, &t);
 	}
 	triage_free(&t);
 	contain_free(&c);
