@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/kver.h"
+#include "patchver/engine/kver.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "patchver/serial.h"
+#include "patchver/lab/serial.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

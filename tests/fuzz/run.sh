@@ -9,15 +9,15 @@ mkdir -p "${2:-$top/build-fuzz}/fuzz"
 out=$(cd "${2:-$top/build-fuzz}/fuzz" && pwd)
 cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include"
 libs="$(pkg-config --libs libgit2 libcrypto zlib)"
-common="$top/src/util.c $top/src/error.c"
+common="$top/src/base/util.c $top/src/base/error.c"
 build() {   # name sources...
 	name=$1
 	shift
 	clang $cflags -o "$out/$name" "$top/tests/fuzz/$name.c" "$@" $common $libs
 }
-build fuzz_kver "$top/src/kver.c"
-build fuzz_patch "$top/src/patch.c" "$top/src/patchid.c"
-build fuzz_serial "$top/src/serial.c"
+build fuzz_kver "$top/src/engine/kver.c"
+build fuzz_patch "$top/src/stable/patch.c" "$top/src/stable/patchid.c"
+build fuzz_serial "$top/src/lab/serial.c"
 status=0
 for t in kver patch serial; do
 	rm -rf "$out/corpus-$t"

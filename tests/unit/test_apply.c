@@ -9,9 +9,9 @@
 #include <git2.h>
 
 #include "check.h"
-#include "patchver/apply.h"
-#include "patchver/history.h"
-#include "patchver/patch.h"
+#include "patchver/stable/apply.h"
+#include "patchver/engine/history.h"
+#include "patchver/stable/patch.h"
 
 static void every_commit(struct history *h)
 {

@@ -9,8 +9,8 @@
 #include <git2.h>
 
 #include "check.h"
-#include "patchver/bisect.h"
-#include "patchver/history.h"
+#include "patchver/lab/bisect.h"
+#include "patchver/engine/history.h"
 
 struct list_oracle {
 	size_t culprit;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "patchver/json.h"
+#include "patchver/base/json.h"
 
 static char *render(void (*fn)(struct json *))
 {

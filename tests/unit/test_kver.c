@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "patchver/kver.h"
+#include "patchver/engine/kver.h"
 
 static int cmp(const char *a, const char *b)
 {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "patchver/serial.h"
+#include "patchver/lab/serial.h"
 
 static void parse(const char *text, struct serial_report *r)
 {

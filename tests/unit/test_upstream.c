@@ -1,6 +1,6 @@
 /* Unit tests: upstream references in backport messages. */
 #include "check.h"
-#include "patchver/upstream.h"
+#include "patchver/stable/upstream.h"
 
 static const char *ref(const char *msg)
 {

@@ -9,9 +9,9 @@
 #include <git2.h>
 
 #include "check.h"
-#include "patchver/error.h"
-#include "patchver/lab.h"
-#include "patchver/worktree.h"
+#include "patchver/base/error.h"
+#include "patchver/lab/lab.h"
+#include "patchver/lab/worktree.h"
 
 static git_repository *repo;
 

@@ -1,0 +1,28 @@
+#ifndef PATCHVER_TRIAGE_REPORT_H
+#define PATCHVER_TRIAGE_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "patchver/engine/history.h"
+
+/*
+ * The patch and triage front ends: mails matched to commits, triages
+ * printed as text a stable maintainer can paste, or as JSON.
+ */
+struct triage_opts {
+	bool json;
+	bool triage;        /* full triage, not only the match */
+	bool patch_id;      /* only print patch-ids, as git patch-id --stable */
+	const char *range;  /* --range A..B: where --patch looks */
+};
+
+/* --triage REV...  (or --patch-id REV...) */
+int triage_revs(struct history *h, const struct triage_opts *o,
+		const char **revs, size_t nrevs);
+
+/* --patch FILE: each message matched, then reported or triaged */
+int triage_patch_file(struct history *h, const struct triage_opts *o,
+		      const char *path);
+
+#endif

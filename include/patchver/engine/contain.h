@@ -1,0 +1,43 @@
+#ifndef PATCHVER_CONTAIN_H
+#define PATCHVER_CONTAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "patchver/engine/history.h"
+
+/*
+ * Which tags contain a commit (git tag --contains), and the earliest
+ * release among them in kernel version order.
+ */
+struct contain {
+	struct history *h;
+	uint32_t *mark;           /* per commit: epoch of the last walk that saw it */
+	uint32_t mark_nr;
+	uint32_t epoch;
+	uint32_t *queue;
+	uint32_t *first_release;  /* bulk answer per commit, or NULL */
+};
+
+void contain_init(struct contain *c, struct history *h);
+void contain_free(struct contain *c);
+
+/*
+ * All tags containing commit (tag indices, refname order); caller frees.
+ * One walk over the commit's descendants.
+ */
+uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n);
+
+/*
+ * The earliest release (tag index in kernel version order) containing each
+ * commit, for every commit at once: releases in version order each claim
+ * the commits below them that no earlier release claimed.  O(commits).
+ * Returns UINT32_MAX for "none".
+ */
+uint32_t contain_first_release(struct contain *c, uint32_t commit);
+
+/* Tag indices of releases among tags (as contain_tags returns), version order. */
+size_t contain_releases(const struct history *h, const uint32_t *tags,
+			size_t n, uint32_t *out);
+
+#endif

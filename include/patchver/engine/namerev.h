@@ -1,0 +1,60 @@
+#ifndef PATCHVER_NAMEREV_H
+#define PATCHVER_NAMEREV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "patchver/engine/dag.h"
+#include "patchver/engine/tags.h"
+#include "patchver/base/util.h"
+
+/*
+ * git name-rev --tags (git 2.39), reproduced on the dense DAG.
+ *
+ * A walk gives every commit reachable from the tips (above a date cutoff)
+ * the name git would give it.  Names are kept as a chain of segments: a
+ * first-parent step shares its child's segment, a merge-parent step adds
+ * one ("~5^2"), so a walk allocates no strings.
+ */
+#define NAMEREV_NO_CUTOFF INT64_MIN
+
+struct rev_name {
+	int64_t taggerdate;
+	int32_t distance;
+	int32_t generation;
+	uint32_t seg;           /* 0: no name */
+};
+
+struct name_seg {
+	uint32_t prev;          /* 0 for a tip segment */
+	uint32_t tip;           /* tag index (tip segments) */
+	int32_t generation;     /* of the child when it took the merge step */
+	int32_t parent_number;
+};
+
+struct namerev {
+	const struct dag *dag;
+	const struct tag_table *tags;
+	struct rev_name *names;     /* per commit */
+	uint32_t nnames;            /* commits the walk knew of */
+	struct name_seg *segs;
+	size_t nsegs, segs_alloc;
+	int64_t cutoff;
+};
+
+/*
+ * Name all commits from tips (tag indices, any order: they are sorted as
+ * git sorts them).  Commits with a date below cutoff are not walked.
+ */
+void namerev_walk(struct namerev *nr, const struct dag *dag,
+		  const struct tag_table *tags, const uint32_t *tips,
+		  size_t ntips, int64_t cutoff);
+void namerev_free(struct namerev *nr);
+
+/* Append commit's name to out; false (nothing appended) if it has none. */
+bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out);
+
+/* The date cutoff git uses when asked about a commit of this date. */
+int64_t namerev_cutoff_for(int64_t commit_date);
+
+#endif

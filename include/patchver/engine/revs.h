@@ -1,0 +1,36 @@
+#ifndef PATCHVER_REVS_H
+#define PATCHVER_REVS_H
+
+#include <stdint.h>
+#include <git2.h>
+
+#include "patchver/engine/dag.h"
+
+/*
+ * Turning what a user typed into a commit.  libgit2 (like git name-rev)
+ * refuses a short sha that also prefixes a blob or tree; `git log` takes
+ * the one commit.  patchver does what git log does, and reports ambiguity
+ * only between commits.
+ */
+struct rev {
+	const char *spec;       /* as typed */
+	git_oid object;         /* what the spec names (a tag object, say) */
+	git_object_t type;
+	git_oid oid;            /* the commit, after peeling */
+	uint32_t commit;        /* index in the DAG (loaded with its history) */
+};
+
+/*
+ * Resolve spec.  Returns 0 or an EXIT_* code after printing a one-line
+ * error naming the input.
+ */
+int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
+		const char *spec);
+
+/*
+ * The commit a sha written in a message names (7 to 40 hex digits), loading
+ * it if needed; DAG_NONE if absent or ambiguous.  Never prints.
+ */
+uint32_t rev_find_hex(struct dag *dag, const char *hex);
+
+#endif

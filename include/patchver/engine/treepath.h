@@ -1,0 +1,36 @@
+#ifndef PATCHVER_TREEPATH_H
+#define PATCHVER_TREEPATH_H
+
+#include <stdbool.h>
+#include <git2.h>
+
+#include "patchver/engine/dag.h"
+
+/*
+ * "Does this commit touch that file?" for every commit of a history:
+ * the object a path names in a tree, read from raw tree objects and
+ * cached by tree id, so that commits sharing a subtree share the work.
+ * This is the path limiting of `git log -- PATH`, first parents only.
+ */
+struct treepath_cache {
+	git_odb *odb;
+	struct tp_slot {
+		git_oid tree;
+		uint32_t depth;         /* which path component was looked up */
+		git_oid result;         /* zero oid: absent */
+		bool used;
+	} *slots;
+	size_t nslots, nr;
+	const char *path;           /* the path this cache answers for */
+};
+
+void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path);
+void treepath_free(struct treepath_cache *c);
+
+/* The object at c->path in tree; false if absent. */
+bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out);
+
+/* Does commit i (loaded) change c->path against its first parent? */
+bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t i);
+
+#endif

@@ -1,0 +1,116 @@
+#ifndef PATCHVER_LAB_H
+#define PATCHVER_LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <git2.h>
+
+#include "patchver/lab/boot.h"
+#include "patchver/base/json.h"
+#include "patchver/lab/ktree.h"
+
+/*
+ * The lab: where candidate kernels are built and booted.  A candidate is
+ * a commit of the kernel tree plus patches; the lab computes its tree in
+ * memory, writes it into the cache work tree, builds it in the one object
+ * directory, boots it in QEMU with the guest test and judges what the
+ * guest printed against the candidate's expectation.  --verify-boot and
+ * --bisect-boot both run their candidates here.
+ */
+
+/* A change applied on top of a candidate's commit. */
+struct kpatch {
+	char *name;                 /* "model", "fix", "002baeecf536", a file name */
+	git_diff *diff;
+	bool compat;                /* build compatibility, not behaviour */
+};
+
+/* What the guest must show: the bug (one check fails with errno), or all pass. */
+struct expectation {
+	bool bug;
+	char check[64];
+	char err[24];
+};
+
+struct candidate {
+	char *name;                 /* the row: "v2.6.34-rc1+fix" */
+	char *role;                 /* why it is here */
+	char *models;               /* the release a model state stands for, or NULL */
+	git_oid commit;             /* in the kernel tree */
+	struct kpatch **patches;    /* borrowed */
+	size_t npatches;
+	struct expectation expect;
+	bool judge;                 /* false: record the result, expect nothing */
+
+	/* results */
+	char *state;                /* what was built: "6.1.192+model+fix" */
+	char **compat;              /* the compat patches that applied (names, borrowed) */
+	size_t ncompat;
+	git_oid tree;
+	char key[65];               /* tree, .config, compiler */
+	int status;                 /* 0, EXIT_PATCH, EXIT_BUILD, EXIT_BOOT */
+	char *failed_patch;         /* EXIT_PATCH: which one */
+	bool cached;
+	double build_seconds;
+	char *image, *build_log;
+	struct boot_result boot;
+	char *log, *record;
+	bool ok;                    /* behaved as expected */
+	bool bug_seen;              /* the expectation's check failed with its errno */
+	char *why;
+};
+
+struct lab_opts {
+	const char *kernel_tree;    /* NULL: Debian's linux-source */
+	const char *guest_dir;      /* NULL: $PATCHVER_GUEST_DIR or the built-in one */
+	const char *accel;          /* NULL: pick */
+	int timeout;                /* seconds per boot */
+	bool keep;                  /* keep built images */
+	bool quiet;                 /* no progress on stderr (--json) */
+};
+
+struct lab {
+	const struct lab_opts *o;
+	char *cache, *guest, *initrd, *gcc, *qemu, *stamp;
+	const char *accel;
+	struct ktree tree;
+	int lock_fd;
+	struct kpatch *compat;      /* the build-compatibility series of the tree's era */
+	size_t ncompat;
+	char compat_era[16];
+	char **built;               /* images built by this run */
+	size_t nbuilt;
+};
+
+/* Tools, cache lock, guest initramfs, kernel tree.  0 or an EXIT_* code. */
+int lab_open(struct lab *l, const struct lab_opts *o);
+void lab_close(struct lab *l);
+
+/* --prepare-tree: extract and import the kernel tree, print where it is. */
+int lab_prepare(const struct lab_opts *o);
+
+void lab_progress(const struct lab *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Build and boot candidate i of n (for progress), and judge it.  Returns
+ * 0 when it ran (c->status says how), EXIT_INTERRUPTED or EXIT_NO_TOOL
+ * when the run must stop.
+ */
+int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n);
+
+/* Parse "CHECK:ERRNO" (the bug) or "pass".  0 or EXIT_USAGE. */
+int lab_parse_expectation(struct expectation *e, const char *text);
+
+/* A patch file as a kpatch.  0 or EXIT_INPUT. */
+int kpatch_from_file(struct kpatch *p, const char *path);
+void kpatch_free(struct kpatch *p);
+
+void candidate_free(struct candidate *c);
+void candidate_json(struct json *j, const struct candidate *c);
+
+/* One table row (and its failed checks) on stdout. */
+void candidate_print(const struct candidate *c);
+void candidate_print_header(void);
+
+#endif

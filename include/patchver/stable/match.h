@@ -1,0 +1,43 @@
+#ifndef PATCHVER_MATCH_H
+#define PATCHVER_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "patchver/engine/contain.h"
+#include "patchver/engine/history.h"
+#include "patchver/stable/patch.h"
+
+/*
+ * Finding a patch in history: the commits with its patch-id among those
+ * that touch its files (as b4 and stable-tools do), else the commits with
+ * its subject, a weaker match.  And the reverse for a fix: the stable
+ * backports of it, by their "upstream" lines or by patch-id.
+ */
+enum match_kind { MATCH_NONE, MATCH_PATCHID, MATCH_SUBJECT };
+
+struct match {
+	enum match_kind kind;
+	uint32_t *commits;      /* every matching commit */
+	size_t nr;
+	uint32_t upstream;      /* the mainline one (earliest release), or DAG_NONE */
+};
+
+/* in_range: per commit, may it match? (NULL: every commit) */
+void match_patch(struct history *h, struct contain *c, const struct patch *p,
+		 const bool *in_range, struct match *out);
+
+/*
+ * The commits of A..B (reachable from B, not from A) as a mask over the
+ * DAG.  Returns 0 or an EXIT_* code (message printed).
+ */
+int match_range(struct history *h, const char *range, bool **mask);
+void match_free(struct match *m);
+
+const char *match_kind_name(enum match_kind k);
+
+/* Commits on stable tags or branches that carry fix (not fix itself). */
+size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
+		       const struct patch *fixp, uint32_t **out);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * Allocation helpers and a growable string.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/base/util.h"
+
+static void *check(void *p, size_t n)
+{
+	if (!p && n) {
+		fprintf(stderr, "patchver: out of memory (%zu bytes)\n", n);
+		exit(EXIT_INTERNAL);
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return check(malloc(n ? n : 1), n);
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return check(calloc(nmemb ? nmemb : 1, size ? size : 1), nmemb * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	return check(realloc(p, n ? n : 1), n);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+void *xgrow(void *p, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc;
+
+	if (need <= n)
+		return p;
+	n = n ? n : 16;
+	while (n < need)
+		n = n * 3 / 2 + 16;
+	*alloc = n;
+	return xrealloc(p, n * elem);
+}
+
+void sbuf_add(struct sbuf *sb, const char *s, size_t n)
+{
+	sb->buf = xgrow(sb->buf, &sb->alloc, sb->len + n + 1, 1);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_adds(struct sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sb->buf = xgrow(sb->buf, &sb->alloc, sb->len + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sbuf_free(struct sbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+const char *sbuf_str(struct sbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return xstrdup("");
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}

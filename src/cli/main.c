@@ -1,0 +1,361 @@
+/*
+ * patchver: command-line parsing; the work is done by the modules.
+ */
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <git2.h>
+
+#include "patchver/stable/audit.h"
+#include "patchver/lab/bisect_boot.h"
+#include "patchver/base/error.h"
+#include "patchver/engine/history.h"
+#include "patchver/lab/lab.h"
+#include "patchver/cli/report.h"
+#include "patchver/cli/triage_report.h"
+#include "patchver/lab/verify.h"
+
+#ifndef PATCHVER_VERSION
+#define PATCHVER_VERSION "0.1"
+#endif
+
+#define DEFAULT_RELEASE_GLOB "v[0-9]*"
+
+/* The CLI's options: the only global state. */
+static struct {
+	char *dir;
+	char *match;
+	char *patch;
+	char *range;
+	int describe, name_rev, tags_containing, first_release;
+	int triage, patch_id;
+	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
+	char *kernel_tree, *accel, *series, *bug;
+	char **candidates, **expects;
+	int bisect_boot, commits, repeat, resume;
+	char *audit, *only;
+	char *good, *bad, *fix, *tests;
+	int json, use_stdin, version;
+} opt;
+
+static void free_argv(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+static int pick_mode(enum report_mode *mode)
+{
+	int n = !!opt.describe + !!opt.name_rev + !!opt.tags_containing + !!opt.first_release;
+
+	if (n > 1)
+		return error(EXIT_USAGE, "--describe, --name-rev, --tags-containing and "
+			     "--first-release are mutually exclusive");
+	*mode = opt.describe ? REPORT_DESCRIBE :
+		opt.name_rev ? REPORT_NAME_REV :
+		opt.tags_containing ? REPORT_TAGS :
+		opt.first_release ? REPORT_FIRST : REPORT_FULL;
+	return 0;
+}
+
+static int run_triage(struct history *h, const char **revs, size_t nrevs)
+{
+	struct triage_opts o = { opt.json, opt.triage, opt.patch_id, opt.range };
+
+	if (opt.patch)
+		return triage_patch_file(h, &o, opt.patch);
+	return triage_revs(h, &o, revs, nrevs);
+}
+
+static int run_verify(struct history *h, const char *fix)
+{
+	struct verify_opts o = { 0 };
+
+	o.json = opt.json;
+	o.kernel_tree = opt.kernel_tree;
+	o.series_dir = opt.series;
+	o.accel = opt.accel;
+	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
+	o.keep = opt.keep;
+	o.bug = opt.bug;
+	o.candidates = opt.candidates;
+	o.expects = opt.expects;
+	return verify_boot(h, fix, &o);
+}
+
+static int run_bisect(struct history *h)
+{
+	struct bisect_opts o = { 0 };
+
+	o.json = opt.json;
+	o.kernel_tree = opt.kernel_tree;
+	o.good = opt.good;
+	o.bad = opt.bad;
+	o.fix = opt.fix;
+	o.tests = opt.tests;
+	o.series = opt.series;
+	o.commits = opt.commits;
+	o.repeat = opt.repeat ? opt.repeat : 1;
+	o.resume = opt.resume;
+	o.accel = opt.accel;
+	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
+	o.keep = opt.keep;
+	return bisect_boot(h, &o);
+}
+
+static int run_audit(struct history *h)
+{
+	struct audit_opts o = { opt.json, opt.audit, opt.series, opt.only };
+	return audit_run(h, &o);
+}
+
+static int check_audit_options(size_t nrevs)
+{
+	if (!opt.audit)
+		return opt.only ? error(EXIT_USAGE, "--only goes with --audit") : 0;
+	if (!opt.series)
+		return error(EXIT_USAGE, "--audit needs --series X.Y[,X.Y...]");
+	if (nrevs || opt.verify_boot || opt.bisect_boot || opt.patch || opt.triage || opt.use_stdin)
+		return error(EXIT_USAGE, "--audit takes no revisions and no other mode");
+	if (opt.only && strcmp(opt.only, "missing") && strcmp(opt.only, "present") &&
+	    strcmp(opt.only, "unneeded"))
+		return error(EXIT_USAGE, "--only: '%s' is none of missing, present, unneeded", opt.only);
+	return 0;
+}
+
+/* Options that belong to one mode only. */
+static int check_bisect_options(size_t nrevs)
+{
+	if (!opt.bisect_boot) {
+		if (opt.good || opt.bad || opt.fix || opt.tests || opt.commits || opt.repeat ||
+		    opt.resume)
+			return error(EXIT_USAGE, "--good, --bad, --fix, --test, --commits, --repeat "
+				     "and --resume go with --bisect-boot");
+		return 0;
+	}
+	if (!opt.good || !opt.bad)
+		return error(EXIT_USAGE, "--bisect-boot needs --good REV and --bad REV");
+	if (nrevs || opt.verify_boot || opt.patch || opt.triage || opt.use_stdin)
+		return error(EXIT_USAGE, "--bisect-boot takes no revisions and no other mode");
+	if (opt.repeat < 0 || opt.repeat > 100)
+		return error(EXIT_USAGE, "--repeat: %d is not a number of boots (1-100)", opt.repeat);
+	if (opt.series && (strchr(opt.series, '/') || !strchr(opt.series, '.')))
+		return error(EXIT_USAGE, "--series with --bisect-boot names a stable series "
+			     "(X.Y), not '%s'", opt.series);
+	return 0;
+}
+
+int main(int argc, const char **argv)
+{
+	struct poptOption options[] = {
+		{ NULL, 'C', POPT_ARG_STRING, &opt.dir, 0,
+		  "repository to query (default: the current directory)", "DIR" },
+		{ "describe", 0, POPT_ARG_NONE, &opt.describe, 0,
+		  "print what `git describe --contains` prints", NULL },
+		{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
+		  "print what `git name-rev --tags --name-only` prints", NULL },
+		{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
+		  "every release containing the commit, by series", NULL },
+		{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
+		  "only the first release (kernel version order), or none; fast for many revs",
+		  NULL },
+		{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
+		  "tags that count as releases (default " DEFAULT_RELEASE_GLOB
+		  "); limits --describe like git describe --match", "GLOB" },
+		{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
+		  "is the fix for stable? introducers, affected releases and series, "
+		  "backports, verdict", NULL },
+		{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
+		  "a mail, mbox or diff ('-': stdin): find its commit by patch-id, "
+		  "then by subject", "FILE" },
+		{ "range", 0, POPT_ARG_STRING, &opt.range, 0,
+		  "with --patch: look for the patch's commit in A..B only", "A..B" },
+		{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
+		  "print patch-ids as `git patch-id --stable` does", NULL },
+		{ "verify-boot", 0, POPT_ARG_NONE, &opt.verify_boot, 0,
+		  "build the candidate kernels of the fix's triage and boot each in QEMU", NULL },
+		{ "kernel-tree", 0, POPT_ARG_STRING, &opt.kernel_tree, 0,
+		  "kernel source tree to build (default: Debian's linux-source)", "DIR" },
+		{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
+		  "--verify-boot: the model's patch series, regression model then fix "
+		  "(default: guest/kernel); --audit, --bisect-boot: stable series X.Y[,X.Y]",
+		  "DIR|X.Y" },
+		{ "audit", 0, POPT_ARG_STRING, &opt.audit, 0,
+		  "every non-merge commit of A..B against the stable series of --series: "
+		  "marked, needed, present, applies", "A..B" },
+		{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
+		  "with --audit: list only these commits", "missing|present|unneeded" },
+		{ "bisect-boot", 0, POPT_ARG_NONE, &opt.bisect_boot, 0,
+		  "find the first bad release (and commit) by booting kernels", NULL },
+		{ "good", 0, POPT_ARG_STRING, &opt.good, 0,
+		  "with --bisect-boot: a rev where the test passes", "REV" },
+		{ "bad", 0, POPT_ARG_STRING, &opt.bad, 0,
+		  "with --bisect-boot: a later rev where it fails", "REV" },
+		{ "fix", 0, POPT_ARG_STRING, &opt.fix, 0,
+		  "with --bisect-boot: a rev after --bad where it passes again: "
+		  "find the fix too, and the window of affected releases", "REV" },
+		{ "test", 0, POPT_ARG_STRING, &opt.tests, 0,
+		  "with --bisect-boot: the guest checks that decide (default: all)",
+		  "CHECK[,CHECK...]" },
+		{ "commits", 0, POPT_ARG_NONE, &opt.commits, 0,
+		  "with --bisect-boot: then bisect the commits between the two releases", NULL },
+		{ "repeat", 0, POPT_ARG_INT, &opt.repeat, 0,
+		  "with --bisect-boot: boots per step (default 1; the answer: at least 3)", "N" },
+		{ "resume", 0, POPT_ARG_NONE, &opt.resume, 0,
+		  "with --bisect-boot: reuse the verdicts an interrupted run logged", NULL },
+		{ "candidate", 0, POPT_ARG_ARGV, &opt.candidates, 0,
+		  "with --verify-boot: boot this state instead of the triage's (repeatable; "
+		  "items: a rev of the kernel tree, then patch files or commits)",
+		  "NAME=ITEM[,ITEM...]" },
+		{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
+		  "what a --candidate must show (repeatable)", "NAME=pass|NAME=CHECK:ERRNO" },
+		{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
+		  "how the bug shows in the guest test (default "
+		  "nofollow_slash_symlink_dir:ELOOP)", "CHECK:ERRNO" },
+		{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
+		  "QEMU accelerator: kvm or tcg (default: kvm only where usable)", "ACCEL" },
+		{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
+		  "seconds before a guest is killed (default 120)", "N" },
+		{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
+		{ "prepare-tree", 0, POPT_ARG_NONE, &opt.prepare_tree, 0,
+		  "extract and import the kernel tree into the cache, print where it is", NULL },
+		{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,
+		  "remove built images and boot logs from the cache", NULL },
+		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
+		  "JSON output (schema: man patchver)", NULL },
+		{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0,
+		  "read revs from standard input, one per line", NULL },
+		{ "version", 'V', POPT_ARG_NONE, &opt.version, 0,
+		  "print the version", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct history_opts hopts = { 0 };
+	struct report_opts ropts = { 0 };
+	struct history h;
+	const char **revs;
+	size_t nrevs = 0;
+	poptContext ctx;
+	int rc, ret;
+
+	ctx = poptGetContext("patchver", argc, argv, options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] <rev>...");
+	while ((rc = poptGetNextOpt(ctx)) > 0)
+		;
+	if (rc < -1) {
+		ret = error(EXIT_USAGE, "%s: %s (see patchver --help)",
+			    poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		goto out_ctx;
+	}
+	if (opt.version) {
+		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, LIBGIT2_VERSION);
+		ret = EXIT_OK;
+		goto out_ctx;
+	}
+	if (opt.cache_clean) {
+		ret = verify_cache_clean();
+		goto out_ctx;
+	}
+	if (opt.prepare_tree) {
+		struct lab_opts lo = { 0 };
+		lo.kernel_tree = opt.kernel_tree;
+		git_libgit2_init();
+		ret = lab_prepare(&lo);
+		git_libgit2_shutdown();
+		goto out_ctx;
+	}
+	revs = poptGetArgs(ctx);
+	while (revs && revs[nrevs])
+		nrevs++;
+	if ((ret = pick_mode(&ropts.mode)))
+		goto out_ctx;
+	if ((ret = check_bisect_options(nrevs)) || (ret = check_audit_options(nrevs)))
+		goto out_ctx;
+	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates) &&
+	    !opt.bisect_boot && !opt.audit) {
+		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
+		goto out_ctx;
+	}
+	if ((nrevs && opt.use_stdin) || (opt.patch && (nrevs || opt.use_stdin))) {
+		ret = error(EXIT_USAGE, "give revisions as arguments, with --stdin, or --patch, "
+			    "not several");
+		goto out_ctx;
+	}
+	if (opt.verify_boot && (nrevs > 1 || (!nrevs && !opt.candidates) || opt.patch ||
+				opt.triage || opt.patch_id || ropts.mode != REPORT_FULL ||
+				opt.use_stdin)) {
+		ret = error(EXIT_USAGE, "--verify-boot takes one revision, the fix "
+			    "(none with --candidate)");
+		goto out_ctx;
+	}
+	if ((opt.candidates || opt.expects || opt.bug) && !opt.verify_boot) {
+		ret = error(EXIT_USAGE, "--candidate, --expect and --bug go with --verify-boot");
+		goto out_ctx;
+	}
+	if (opt.expects && !opt.candidates) {
+		ret = error(EXIT_USAGE, "--expect names a --candidate; for the triage's "
+			    "candidates, --bug says how the bug shows");
+		goto out_ctx;
+	}
+	if (opt.accel && strcmp(opt.accel, "kvm") && strcmp(opt.accel, "tcg")) {
+		ret = error(EXIT_USAGE, "--accel: '%s' is neither kvm nor tcg", opt.accel);
+		goto out_ctx;
+	}
+	if (opt.boot_timeout < 0) {
+		ret = error(EXIT_USAGE, "--boot-timeout: %d is not a number of seconds", opt.boot_timeout);
+		goto out_ctx;
+	}
+	if ((opt.triage || opt.patch_id) && (ropts.mode != REPORT_FULL || opt.use_stdin)) {
+		ret = error(EXIT_USAGE, "--triage and --patch-id take revisions or --patch, "
+			    "and no other mode");
+		goto out_ctx;
+	}
+	ropts.json = opt.json;
+	ropts.match = opt.match;
+	hopts.path = opt.dir;
+	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
+
+	git_libgit2_init();
+	if ((ret = history_open(&h, &hopts)) == 0) {
+		if (!h.tags.nr)
+			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
+				    opt.dir ? opt.dir : ".");
+		else if (opt.verify_boot)
+			ret = run_verify(&h, nrevs ? revs[0] : NULL);
+		else if (opt.bisect_boot)
+			ret = run_bisect(&h);
+		else if (opt.audit)
+			ret = run_audit(&h);
+		else if (opt.patch || opt.triage || opt.patch_id)
+			ret = run_triage(&h, revs, nrevs);
+		else if (opt.use_stdin)
+			ret = report_stdin(&h, &ropts, stdin);
+		else
+			ret = report_revs(&h, &ropts, revs, nrevs);
+	}
+	history_close(&h);
+	git_libgit2_shutdown();
+out_ctx:
+	poptFreeContext(ctx);
+	free(opt.dir);
+	free(opt.match);
+	free(opt.patch);
+	free(opt.range);
+	free(opt.kernel_tree);
+	free(opt.accel);
+	free(opt.series);
+	free(opt.bug);
+	free(opt.good);
+	free(opt.bad);
+	free(opt.fix);
+	free(opt.tests);
+	free(opt.audit);
+	free(opt.only);
+	free_argv(opt.candidates);
+	free_argv(opt.expects);
+	if (fflush(stdout) != 0 && !ret)
+		ret = error(EXIT_INTERNAL, "cannot write output");
+	return ret;
+}

@@ -1,0 +1,241 @@
+/*
+ * Commit-graph file reading (format: git's gitformat-commit-graph).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "patchver/engine/cgraph.h"
+#include "patchver/base/util.h"
+
+#define CDAT_WIDTH (GIT_OID_RAWSZ + 16)
+#define NO_PARENT 0x70000000u
+#define EXTRA_EDGES 0x80000000u
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const unsigned char *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+/* Map and validate one graph file; false if git would reject it too. */
+static bool open_file(struct cgraph_file *f, const char *path)
+{
+	struct stat st;
+	unsigned nchunks;
+	int fd = open(path, O_RDONLY);
+
+	memset(f, 0, sizeof(*f));
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || st.st_size < 8 + 12 + 20) {
+		close(fd);
+		return false;
+	}
+	f->size = (size_t)st.st_size;
+	f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		return false;
+	}
+	if (memcmp(f->map, "CGPH", 4) || f->map[4] != 1 || f->map[5] != 1)
+		goto bad;
+	nchunks = f->map[6];
+	if (8 + (size_t)(nchunks + 1) * 12 > f->size)
+		goto bad;
+	for (unsigned i = 0; i < nchunks; i++) {
+		const unsigned char *e = f->map + 8 + i * 12;
+		uint64_t off = be64(e + 4);
+		if (off >= f->size)
+			goto bad;
+		if (!memcmp(e, "OIDF", 4) && off + 1024 <= f->size)
+			f->fanout = f->map + off;
+		else if (!memcmp(e, "OIDL", 4))
+			f->oids = f->map + off;
+		else if (!memcmp(e, "CDAT", 4))
+			f->cdat = f->map + off;
+		else if (!memcmp(e, "EDGE", 4)) {
+			f->edges = f->map + off;
+			f->nedges = (size_t)(be64(e + 12 + 4) - off) / 4;   /* up to the next chunk */
+		}
+	}
+	if (!f->fanout || !f->oids)
+		goto bad;
+	f->nr = be32(f->fanout + 255 * 4);
+	if ((size_t)(f->oids - f->map) + (size_t)f->nr * GIT_OID_RAWSZ > f->size)
+		goto bad;
+	if (f->cdat && (size_t)(f->cdat - f->map) + (size_t)f->nr * CDAT_WIDTH > f->size)
+		f->cdat = NULL;   /* membership still counts; headers come from objects */
+	if (f->edges && (size_t)(f->edges - f->map) + f->nedges * 4 > f->size)
+		f->edges = NULL, f->nedges = 0;
+	return true;
+bad:
+	munmap((void *)f->map, f->size);
+	memset(f, 0, sizeof(*f));
+	return false;
+}
+
+static void add_file(struct cgraph *g, const char *path)
+{
+	struct cgraph_file f;
+
+	if (!open_file(&f, path))
+		return;
+	f.base = g->nfiles ? g->files[g->nfiles - 1].base + g->files[g->nfiles - 1].nr : 0;
+	g->files = xrealloc(g->files, (g->nfiles + 1) * sizeof(f));
+	g->files[g->nfiles++] = f;
+}
+
+static void open_chain(struct cgraph *g, const char *objdir)
+{
+	char path[2400], line[128];
+	FILE *chain;
+
+	snprintf(path, sizeof(path), "%s/info/commit-graphs/commit-graph-chain", objdir);
+	chain = fopen(path, "r");
+	if (!chain)
+		return;
+	while (fgets(line, sizeof(line), chain)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line)
+			continue;
+		snprintf(path, sizeof(path), "%s/info/commit-graphs/graph-%s.graph",
+			 objdir, line);
+		add_file(g, path);
+	}
+	fclose(chain);
+}
+
+int cgraph_open(struct cgraph *g, git_repository *repo)
+{
+	git_config *cfg = NULL;
+	char objdir[2048], path[2200];
+	int enabled = 1;
+
+	memset(g, 0, sizeof(*g));
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (git_config_get_bool(&enabled, cfg, "core.commitGraph") < 0)
+			enabled = 1;
+		git_config_free(cfg);
+	}
+	git_error_clear();
+	/* git ignores the graph in shallow repositories */
+	if (!enabled || git_repository_is_shallow(repo) == 1)
+		return 0;
+	snprintf(objdir, sizeof(objdir), "%sobjects", git_repository_commondir(repo));
+	snprintf(path, sizeof(path), "%s/info/commit-graph", objdir);
+	add_file(g, path);
+	if (!g->nfiles)
+		open_chain(g, objdir);
+	return 0;
+}
+
+void cgraph_close(struct cgraph *g)
+{
+	for (size_t i = 0; i < g->nfiles; i++)
+		munmap((void *)g->files[i].map, g->files[i].size);
+	free(g->files);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Position of oid in f, or UINT32_MAX. */
+static uint32_t file_find(const struct cgraph_file *f, const git_oid *oid)
+{
+	unsigned b = oid->id[0];
+	uint32_t lo = b ? be32(f->fanout + (b - 1) * 4) : 0;
+	uint32_t hi = be32(f->fanout + b * 4);
+
+	if (hi > f->nr)
+		hi = f->nr;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(f->oids + (size_t)mid * GIT_OID_RAWSZ, oid->id,
+			       GIT_OID_RAWSZ);
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+bool cgraph_contains(const struct cgraph *g, const git_oid *oid)
+{
+	for (size_t i = 0; i < g->nfiles; i++)
+		if (file_find(&g->files[i], oid) != UINT32_MAX)
+			return true;
+	return false;
+}
+
+/* The commit at a chain-wide position. */
+static bool oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		if (pos >= f->base && pos < f->base + f->nr) {
+			git_oid_fromraw(out, f->oids + (size_t)(pos - f->base) * GIT_OID_RAWSZ);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool add_parent(const struct cgraph *g, uint32_t pos, git_oid *parents, size_t max,
+		       size_t *n)
+{
+	git_oid oid;
+
+	if (!oid_at(g, pos, &oid))
+		return false;
+	if (*n < max)
+		parents[*n] = oid;
+	(*n)++;
+	return true;
+}
+
+bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
+		   git_oid *parents, size_t max, size_t *nparents, int64_t *date)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		uint32_t at = f->cdat ? file_find(f, oid) : UINT32_MAX, p1, p2;
+		const unsigned char *e;
+
+		if (at == UINT32_MAX)
+			continue;
+		e = f->cdat + (size_t)at * CDAT_WIDTH;
+		git_oid_fromraw(tree, e);
+		p1 = be32(e + GIT_OID_RAWSZ);
+		p2 = be32(e + GIT_OID_RAWSZ + 4);
+		*date = (int64_t)(be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
+		*nparents = 0;
+		if (p1 != NO_PARENT && !add_parent(g, p1, parents, max, nparents))
+			return false;
+		if (p2 == NO_PARENT)
+			return true;
+		if (!(p2 & EXTRA_EDGES))
+			return add_parent(g, p2, parents, max, nparents);
+		/* an octopus: its other parents are listed in EDGE, the last one flagged */
+		for (size_t k = p2 & ~EXTRA_EDGES; f->edges && k < f->nedges; k++) {
+			uint32_t edge = be32(f->edges + k * 4);
+			if (!add_parent(g, edge & ~EXTRA_EDGES, parents, max, nparents))
+				return false;
+			if (edge & EXTRA_EDGES)
+				return true;
+		}
+		return false;
+	}
+	return false;
+}

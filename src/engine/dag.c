@@ -1,0 +1,421 @@
+/*
+ * Commit DAG with dense indices, loaded straight from the object database.
+ *
+ * Commits are read with git_odb_read and only their header is parsed:
+ * parents and the committer date are all a reachability or naming walk
+ * needs, and skipping git_commit's full parse (and libgit2's object cache)
+ * is what makes loading a kernel-size history affordable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/engine/cgraph.h"
+#include "patchver/engine/dag.h"
+#include "patchver/base/util.h"
+
+static size_t slot_of(const git_oid *oid, size_t nslots)
+{
+	uint64_t h;
+
+	memcpy(&h, oid->id, sizeof(h));
+	return (size_t)h & (nslots - 1);
+}
+
+static void rehash(struct dag *dag, size_t nslots)
+{
+	uint32_t *slots = xcalloc(nslots, sizeof(*slots));
+
+	for (uint32_t i = 0; i < dag->nr; i++) {
+		size_t s = slot_of(&dag->oids[i], nslots);
+		while (slots[s])
+			s = (s + 1) & (nslots - 1);
+		slots[s] = i + 1;
+	}
+	free(dag->slots);
+	dag->slots = slots;
+	dag->nslots = nslots;
+}
+
+static void read_shallow(struct dag *dag, git_repository *repo)
+{
+	char path[4096], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%sshallow", git_repository_commondir(repo));
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		git_oid oid;
+		if (git_oid_fromstrn(&oid, line, GIT_OID_HEXSZ) < 0)
+			continue;
+		dag->shallow = xrealloc(dag->shallow,
+					(dag->shallow_nr + 1) * sizeof(git_oid));
+		dag->shallow[dag->shallow_nr++] = oid;
+	}
+	fclose(f);
+}
+
+int dag_init(struct dag *dag, git_repository *repo)
+{
+	memset(dag, 0, sizeof(*dag));
+	if (git_repository_odb(&dag->odb, repo) < 0)
+		return -1;
+	rehash(dag, 1024);
+	read_shallow(dag, repo);
+	return 0;
+}
+
+void dag_free(struct dag *dag)
+{
+	git_odb_free(dag->odb);
+	free(dag->oids);
+	free(dag->dates);
+	free(dag->trees);
+	free(dag->par_off);
+	free(dag->par_nr);
+	free(dag->loaded);
+	free(dag->parents);
+	free(dag->slots);
+	free(dag->by_oid);
+	free(dag->child_off);
+	free(dag->children);
+	free(dag->shallow);
+	memset(dag, 0, sizeof(*dag));
+}
+
+uint32_t dag_find(const struct dag *dag, const git_oid *oid)
+{
+	size_t s = slot_of(oid, dag->nslots);
+
+	while (dag->slots[s]) {
+		uint32_t i = dag->slots[s] - 1;
+		if (!memcmp(dag->oids[i].id, oid->id, GIT_OID_RAWSZ))
+			return i;
+		s = (s + 1) & (dag->nslots - 1);
+	}
+	return DAG_NONE;
+}
+
+static void grow(struct dag *dag)
+{
+	uint32_t n = dag->alloc ? dag->alloc * 2 : 4096;
+
+	dag->oids = xrealloc(dag->oids, n * sizeof(*dag->oids));
+	dag->dates = xrealloc(dag->dates, n * sizeof(*dag->dates));
+	dag->trees = xrealloc(dag->trees, n * sizeof(*dag->trees));
+	dag->par_off = xrealloc(dag->par_off, n * sizeof(*dag->par_off));
+	dag->par_nr = xrealloc(dag->par_nr, n * sizeof(*dag->par_nr));
+	dag->loaded = xrealloc(dag->loaded, n * sizeof(*dag->loaded));
+	dag->alloc = n;
+}
+
+uint32_t dag_intern(struct dag *dag, const git_oid *oid)
+{
+	uint32_t i = dag_find(dag, oid);
+	size_t s;
+
+	if (i != DAG_NONE)
+		return i;
+	if (dag->nr == dag->alloc)
+		grow(dag);
+	if ((size_t)(dag->nr + 1) * 2 > dag->nslots)
+		rehash(dag, dag->nslots * 2);
+	i = dag->nr++;
+	git_oid_cpy(&dag->oids[i], oid);
+	dag->dates[i] = 0;
+	dag->par_off[i] = 0;
+	dag->par_nr[i] = 0;
+	dag->loaded[i] = false;
+	s = slot_of(oid, dag->nslots);
+	while (dag->slots[s])
+		s = (s + 1) & (dag->nslots - 1);
+	dag->slots[s] = i + 1;
+	return i;
+}
+
+static bool is_shallow(const struct dag *dag, const git_oid *oid)
+{
+	for (size_t i = 0; i < dag->shallow_nr; i++)
+		if (git_oid_equal(&dag->shallow[i], oid))
+			return true;
+	return false;
+}
+
+static void push_parent(struct dag *dag, uint32_t p)
+{
+	if (dag->parents_nr == dag->parents_alloc) {
+		dag->parents_alloc = dag->parents_alloc ? dag->parents_alloc * 2 : 8192;
+		dag->parents = xrealloc(dag->parents,
+					dag->parents_alloc * sizeof(*dag->parents));
+	}
+	dag->parents[dag->parents_nr++] = p;
+}
+
+/*
+ * The committer timestamp as git's parse_commit_date() reads it: the
+ * number after the last '>' of the committer line; 0 when unreadable.
+ */
+static int64_t committer_date(const char *line, const char *end)
+{
+	const char *gt = NULL;
+
+	for (const char *p = line; p < end; p++)
+		if (*p == '>')
+			gt = p;
+	if (!gt)
+		return 0;
+	gt++;
+	while (gt < end && *gt == ' ')
+		gt++;
+	return strtoll(gt, NULL, 10);
+}
+
+/*
+ * Commit idx's header from the commit-graph, as git takes it from there
+ * (git ignores the graph in shallow repositories, and so does this).
+ */
+static bool from_graph(struct dag *dag, uint32_t idx)
+{
+	git_oid tree, parents[64];
+	size_t np;
+	int64_t date;
+
+	if (!dag->graph || dag->shallow_nr ||
+	    !cgraph_commit(dag->graph, &dag->oids[idx], &tree, parents, 64, &np, &date) ||
+	    np > 64)
+		return false;
+	dag->par_off[idx] = (uint32_t)dag->parents_nr;
+	for (size_t k = 0; k < np; k++) {
+		uint32_t pi = dag_intern(dag, &parents[k]);   /* may move the arrays */
+		push_parent(dag, pi);
+		dag->par_nr[idx]++;
+	}
+	dag->trees[idx] = tree;
+	dag->dates[idx] = date;
+	dag->loaded[idx] = true;
+	return true;
+}
+
+/* Parse commit idx's header; parents are interned, not loaded. */
+static int parse_one(struct dag *dag, uint32_t idx)
+{
+	git_odb_object *obj = NULL;
+	const char *p, *end;
+	bool shallow;
+	int err;
+
+	if (from_graph(dag, idx))
+		return 0;
+	err = git_odb_read(&obj, dag->odb, &dag->oids[idx]);
+	if (err < 0)
+		return -1;
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof(hex), &dag->oids[idx]);
+		git_error_set_str(GIT_ERROR_OBJECT, "object is not a commit");
+		git_odb_object_free(obj);
+		return -1;
+	}
+	p = git_odb_object_data(obj);
+	end = p + git_odb_object_size(obj);
+	shallow = dag->shallow_nr && is_shallow(dag, &dag->oids[idx]);
+	if (shallow)
+		dag->hit_shallow = true;
+	dag->par_off[idx] = (uint32_t)dag->parents_nr;
+	while (p < end && *p != '\n') {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		if (!shallow && eol - p >= 7 + GIT_OID_HEXSZ &&
+		    !memcmp(p, "parent ", 7)) {
+			git_oid poid;
+			if (git_oid_fromstrn(&poid, p + 7, GIT_OID_HEXSZ) == 0) {
+				/* intern may move arrays; store the index only */
+				uint32_t pi = dag_intern(dag, &poid);
+				push_parent(dag, pi);
+				dag->par_nr[idx]++;
+			}
+		} else if (eol - p >= 5 + GIT_OID_HEXSZ && !memcmp(p, "tree ", 5)) {
+			git_oid_fromstrn(&dag->trees[idx], p + 5, GIT_OID_HEXSZ);
+		} else if (eol - p > 10 && !memcmp(p, "committer ", 10)) {
+			dag->dates[idx] = committer_date(p, eol);
+		}
+		p = eol + 1;
+	}
+	dag->loaded[idx] = true;
+	git_odb_object_free(obj);
+	return 0;
+}
+
+int dag_load(struct dag *dag, uint32_t idx)
+{
+	uint32_t *stack = NULL;
+	size_t nr = 0, alloc = 0;
+	int ret = 0;
+
+	if (dag->loaded[idx])
+		return 0;
+	stack = xgrow(stack, &alloc, nr + 1, sizeof(*stack));
+	stack[nr++] = idx;
+	while (nr) {
+		uint32_t i = stack[--nr];
+		unsigned np;
+		const uint32_t *par;
+
+		if (dag->loaded[i])
+			continue;
+		if (parse_one(dag, i) < 0) {
+			ret = -1;
+			goto out;
+		}
+		par = dag_parents(dag, i, &np);
+		for (unsigned k = 0; k < np; k++) {
+			uint32_t pi = par[k];
+			if (dag->loaded[pi])
+				continue;
+			stack = xgrow(stack, &alloc, nr + 1, sizeof(*stack));
+			par = dag_parents(dag, i, &np);
+			stack[nr++] = pi;
+		}
+	}
+out:
+	free(stack);
+	return ret;
+}
+
+static const struct dag *sort_dag;
+
+static int cmp_by_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(&sort_dag->oids[*(const uint32_t *)a],
+			   &sort_dag->oids[*(const uint32_t *)b]);
+}
+
+size_t dag_find_prefix(struct dag *dag, const char *prefix, uint32_t *out,
+		       size_t max)
+{
+	size_t len = strlen(prefix), lo = 0, hi, found = 0;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (dag->by_oid_nr != dag->nr) {
+		free(dag->by_oid);
+		dag->by_oid = xmalloc(dag->nr * sizeof(uint32_t) + 1);
+		for (uint32_t i = 0; i < dag->nr; i++)
+			dag->by_oid[i] = i;
+		sort_dag = dag;
+		qsort(dag->by_oid, dag->nr, sizeof(uint32_t), cmp_by_oid);
+		sort_dag = NULL;
+		dag->by_oid_nr = dag->nr;
+	}
+	hi = dag->nr;
+	while (lo < hi) {   /* first oid >= prefix */
+		size_t mid = lo + (hi - lo) / 2;
+		git_oid_tostr(hex, sizeof(hex), &dag->oids[dag->by_oid[mid]]);
+		if (strncmp(hex, prefix, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < dag->nr; lo++) {
+		uint32_t i = dag->by_oid[lo];
+		git_oid_tostr(hex, sizeof(hex), &dag->oids[i]);
+		if (strncmp(hex, prefix, len))
+			break;
+		if (!dag->loaded[i])
+			continue;   /* interned as a parent of a shallow cut */
+		if (found < max)
+			out[found] = i;
+		found++;
+	}
+	return found;
+}
+
+int dag_build_children(struct dag *dag)
+{
+	uint32_t n = dag->nr, *fill;
+
+	if (dag->children_nr == n && dag->child_off)
+		return 0;
+	free(dag->child_off);
+	free(dag->children);
+	dag->child_off = xcalloc((size_t)n + 1, sizeof(uint32_t));
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, i, &np);
+		for (unsigned k = 0; k < np; k++)
+			dag->child_off[par[k] + 1]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		dag->child_off[i + 1] += dag->child_off[i];
+	dag->children = xmalloc((size_t)dag->child_off[n] * sizeof(uint32_t) + 1);
+	fill = xmalloc((size_t)n * sizeof(uint32_t) + 1);
+	memcpy(fill, dag->child_off, (size_t)n * sizeof(uint32_t));
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, i, &np);
+		for (unsigned k = 0; k < np; k++)
+			dag->children[fill[par[k]]++] = i;
+	}
+	free(fill);
+	dag->children_nr = n;
+	return 0;
+}
+
+uint32_t *dag_topo_order(const struct dag *dag)
+{
+	uint32_t n = dag->nr, head = 0, tail = 0;
+	uint32_t *indeg = xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *order = xmalloc((size_t)n * sizeof(uint32_t) + 1);
+
+	/* Kahn's algorithm over child->parent edges: childless commits first */
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, i, &np);
+		for (unsigned k = 0; k < np; k++)
+			indeg[par[k]]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (!indeg[i])
+			order[tail++] = i;
+	while (head < tail) {
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, order[head++], &np);
+		for (unsigned k = 0; k < np; k++)
+			if (--indeg[par[k]] == 0)
+				order[tail++] = par[k];
+	}
+	free(indeg);
+	return order;
+}
+
+bool *dag_ancestors(struct dag *dag, const uint32_t *starts, size_t n)
+{
+	bool *seen;
+	uint32_t *stack;
+	size_t sp = 0;
+
+	for (size_t i = 0; i < n; i++)   /* loading may grow the DAG: before sizing */
+		if (starts[i] < dag->nr)
+			dag_load(dag, starts[i]);
+	seen = xcalloc((size_t)dag->nr + 1, 1);
+	stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
+	for (size_t i = 0; i < n; i++)
+		if (starts[i] < dag->nr && !seen[starts[i]]) {
+			seen[starts[i]] = true;
+			stack[sp++] = starts[i];
+		}
+	while (sp) {
+		uint32_t c = stack[--sp], np;
+		const uint32_t *p = dag_parents(dag, c, &np);
+
+		for (uint32_t k = 0; k < np; k++)
+			if (!seen[p[k]]) {
+				seen[p[k]] = true;
+				stack[sp++] = p[k];
+			}
+	}
+	free(stack);
+	return seen;
+}

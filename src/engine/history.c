@@ -1,0 +1,177 @@
+/*
+ * Opening a repository and loading what every query needs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
+#include "patchver/base/error.h"
+#include "patchver/engine/history.h"
+#include "patchver/base/util.h"
+
+static void tune_libgit2(void)
+{
+	/*
+	 * Objects are read once each: libgit2's object cache only costs
+	 * memory here, and re-hashing every object on read (strict
+	 * verification) doubles the cost of loading a kernel history.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+}
+
+/* The mempack holds only what libgit2 wrote: nothing to list. */
+static int mempack_foreach(git_odb_backend *b, git_odb_foreach_cb cb, void *payload)
+{
+	(void)b;
+	(void)cb;
+	(void)payload;
+	return 0;
+}
+
+/*
+ * patchver never writes to the repository it reads.  libgit2 does write
+ * on its own: git_apply_to_tree() stores each postimage blob, writing an
+ * index's tree stores trees, and writing an object that exists already
+ * "freshens" it (a new mtime on its pack or loose file).  So:
+ *  - a mempack backend above every other one takes the writes, in memory;
+ *  - the repository's own backends lose their freshen hook (libgit2 then
+ *    asks exists(), which changes nothing);
+ *  - the mempack gets the foreach it lacks (1.5.1 calls it unchecked).
+ */
+static int shield_odb(git_repository *repo)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *mem = NULL, *b;
+	int ret = -1;
+
+	if (git_repository_odb(&odb, repo) < 0)
+		goto out;
+	for (size_t i = 0; i < git_odb_num_backends(odb); i++)
+		if (git_odb_get_backend(&b, odb, i) == 0)
+			b->freshen = NULL;
+	if (git_mempack_new(&mem) < 0)
+		goto out;
+	mem->foreach = mempack_foreach;
+	if (git_odb_add_backend(odb, mem, 1000) < 0) {
+		mem->free(mem);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_odb_free(odb);
+	return ret;
+}
+
+int history_open_repo(git_repository **repo, const char *path)
+{
+	*repo = NULL;
+	if (git_repository_open_ext(repo, path, 0, NULL) < 0)
+		return error(EXIT_NOREPO, "not a git repository: '%s'", path);
+	if (shield_odb(*repo) < 0)
+		return error(EXIT_INTERNAL, "cannot open '%s' read-only: %s", path, git_errmsg());
+	return 0;
+}
+
+int history_open(struct history *h, const struct history_opts *opts)
+{
+	const char *path = opts->path ? opts->path : ".";
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	tune_libgit2();
+	if ((ret = history_open_repo(&h->repo, path)))
+		return ret;
+	if (dag_init(&h->dag, h->repo) < 0)
+		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
+			     git_errmsg());
+	cgraph_open(&h->graph, h->repo);
+	h->dag.graph = &h->graph;
+	ret = tags_load(&h->tags, h->repo, &h->dag, opts->release_glob);
+	if (ret)
+		return ret;
+	h->tag_commits = h->dag.nr;
+	if (git_repository_is_shallow(h->repo) == 1)
+		fprintf(stderr, "patchver: warning: '%s' is a shallow clone: history below "
+			"its cut is missing, so releases may be missing from the answers\n", path);
+	return 0;
+}
+
+void history_close(struct history *h)
+{
+	tags_free(&h->tags);
+	cgraph_close(&h->graph);
+	if (h->dag.odb)
+		dag_free(&h->dag);
+	git_repository_free(h->repo);
+	memset(h, 0, sizeof(*h));
+}
+
+char *history_message(const struct history *h, uint32_t commit)
+{
+	git_commit *c = NULL;
+	char *msg = NULL;
+
+	if (git_commit_lookup(&c, h->repo, &h->dag.oids[commit]) == 0) {
+		const char *m = git_commit_message(c);
+		msg = xstrdup(m ? m : "");
+		git_commit_free(c);
+	}
+	git_error_clear();
+	return msg;
+}
+
+char *history_subject(const struct history *h, uint32_t commit)
+{
+	char *msg = history_message(h, commit), *p, *q;
+	struct sbuf sb = SBUF_INIT;
+
+	if (!msg)
+		return xstrdup("");
+	/* git's subject: the first paragraph, lines joined by spaces */
+	p = msg;
+	while (*p == '\n')
+		p++;
+	while (*p && *p != '\n') {
+		q = strchr(p, '\n');
+		if (!q)
+			q = p + strlen(p);
+		if (sb.len)
+			sbuf_adds(&sb, " ");
+		sbuf_add(&sb, p, (size_t)(q - p));
+		p = *q ? q + 1 : q;
+	}
+	free(msg);
+	if (!sb.buf)
+		return xstrdup("");
+	return sb.buf;
+}
+
+int history_load_branches(struct history *h)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int err = 0;
+
+	if (git_reference_iterator_new(&it, h->repo) < 0)
+		return -1;
+	while (git_reference_next(&ref, it) == 0) {
+		const char *name = git_reference_name(ref);
+		git_object *obj = NULL;
+
+		if ((!strncmp(name, "refs/heads/", 11) || !strncmp(name, "refs/remotes/", 13)) &&
+		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0) {
+			uint32_t i = dag_intern(&h->dag, git_object_id(obj));
+			if (dag_load(&h->dag, i) < 0)
+				err = -1;
+		}
+		git_object_free(obj);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	git_error_clear();
+	return err;
+}

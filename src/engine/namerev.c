@@ -1,0 +1,204 @@
+/*
+ * git name-rev's naming walk (builtin/name-rev.c, git 2.39).
+ *
+ * Kept step for step: tips sorted by tagger date (stable on refname order),
+ * a LIFO walk from each tip that pushes the updated parents so the first
+ * parent comes out first, and is_better_name() deciding replacements.
+ * The outcome depends on that order (a name can win at a commit yet lose
+ * at its parent), so the order is part of the contract, not a detail.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/engine/namerev.h"
+
+#define MERGE_TRAVERSAL_WEIGHT 65535
+#define CUTOFF_DATE_SLOP 86400
+
+int64_t namerev_cutoff_for(int64_t date)
+{
+	/* git: a zero cutoff means none; otherwise subtract a day's slop */
+	if (date == 0)
+		return NAMEREV_NO_CUTOFF;
+	if (date < INT64_MIN + CUTOFF_DATE_SLOP)
+		return INT64_MIN;
+	return date - CUTOFF_DATE_SLOP;
+}
+
+static int effective_distance(int32_t distance, int32_t generation)
+{
+	return distance + (generation > 0 ? MERGE_TRAVERSAL_WEIGHT : 0);
+}
+
+/* Both names come from tags (--tags): older tag first, then distance. */
+static bool is_better(const struct rev_name *name, int64_t taggerdate,
+		      int32_t generation, int32_t distance)
+{
+	if (name->taggerdate != taggerdate)
+		return name->taggerdate > taggerdate;
+	return effective_distance(name->distance, name->generation) >
+	       effective_distance(distance, generation);
+}
+
+static bool update(struct rev_name *name, int64_t taggerdate,
+		   int32_t generation, int32_t distance)
+{
+	if (name->seg && !is_better(name, taggerdate, generation, distance))
+		return false;
+	name->taggerdate = taggerdate;
+	name->generation = generation;
+	name->distance = distance;
+	return true;
+}
+
+static uint32_t new_seg(struct namerev *nr, uint32_t prev, uint32_t tip,
+			int32_t generation, int32_t parent_number)
+{
+	struct name_seg *s;
+
+	nr->segs = xgrow(nr->segs, &nr->segs_alloc, nr->nsegs + 1, sizeof(*nr->segs));
+	s = &nr->segs[nr->nsegs];
+	s->prev = prev;
+	s->tip = tip;
+	s->generation = generation;
+	s->parent_number = parent_number;
+	return (uint32_t)nr->nsegs++;
+}
+
+static bool before_cutoff(const struct namerev *nr, uint32_t c)
+{
+	return nr->dag->dates[c] < nr->cutoff;
+}
+
+static void name_from_tip(struct namerev *nr, uint32_t tip,
+			  uint32_t **stack, size_t *alloc)
+{
+	const struct tag *tag = &nr->tags->v[tip];
+	uint32_t start = tag->commit, *queue = NULL;
+	size_t sp = 0, qalloc = 0;
+
+	if (before_cutoff(nr, start))
+		return;
+	if (!update(&nr->names[start], tag->taggerdate, 0, 0))
+		return;
+	nr->names[start].seg = new_seg(nr, 0, tip, 0, 0);
+
+	*stack = xgrow(*stack, alloc, sp + 1, sizeof(**stack));
+	(*stack)[sp++] = start;
+	while (sp) {
+		uint32_t c = (*stack)[--sp];
+		const struct rev_name name = nr->names[c];
+		unsigned np, nq = 0;
+		const uint32_t *par = dag_parents(nr->dag, c, &np);
+
+		queue = xgrow(queue, &qalloc, np, sizeof(*queue));
+		for (unsigned k = 0; k < np; k++) {
+			uint32_t p = par[k];
+			int32_t gen, dist;
+
+			if (before_cutoff(nr, p))
+				continue;
+			if (k > 0) {
+				gen = 0;
+				dist = name.distance + MERGE_TRAVERSAL_WEIGHT;
+			} else {
+				gen = name.generation + 1;
+				dist = name.distance + 1;
+			}
+			if (!update(&nr->names[p], name.taggerdate, gen, dist))
+				continue;
+			nr->names[p].seg = k > 0 ?
+				new_seg(nr, name.seg, tip, name.generation, (int32_t)k + 1) :
+				name.seg;
+			queue[nq++] = p;
+		}
+		/* the first parent must come out first */
+		*stack = xgrow(*stack, alloc, sp + nq, sizeof(**stack));
+		while (nq)
+			(*stack)[sp++] = queue[--nq];
+	}
+	free(queue);
+}
+
+static const struct tag_table *sort_tags;
+
+/* git's cmp_by_tag_and_age for tags only; ties broken by refname order */
+static int cmp_tips(const void *a_, const void *b_)
+{
+	uint32_t a = *(const uint32_t *)a_, b = *(const uint32_t *)b_;
+	int64_t da = sort_tags->v[a].taggerdate, db = sort_tags->v[b].taggerdate;
+
+	if (da != db)
+		return da < db ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+void namerev_walk(struct namerev *nr, const struct dag *dag,
+		  const struct tag_table *tags, const uint32_t *tips,
+		  size_t ntips, int64_t cutoff)
+{
+	uint32_t *order = xmalloc(ntips * sizeof(uint32_t) + 1), *stack = NULL;
+	size_t n = 0, alloc = 0;
+
+	memset(nr, 0, sizeof(*nr));
+	nr->dag = dag;
+	nr->tags = tags;
+	nr->cutoff = cutoff;
+	nr->names = xcalloc(dag->nr, sizeof(*nr->names));
+	nr->nnames = dag->nr;
+	new_seg(nr, 0, 0, 0, 0);    /* segment 0 means "no name" */
+
+	for (size_t i = 0; i < ntips; i++)
+		if (tags->v[tips[i]].commit != DAG_NONE)
+			order[n++] = tips[i];
+	sort_tags = tags;
+	qsort(order, n, sizeof(*order), cmp_tips);
+	sort_tags = NULL;
+	for (size_t i = 0; i < n; i++)
+		name_from_tip(nr, order[i], &stack, &alloc);
+	free(stack);
+	free(order);
+}
+
+void namerev_free(struct namerev *nr)
+{
+	free(nr->names);
+	free(nr->segs);
+	memset(nr, 0, sizeof(*nr));
+}
+
+/* A segment's tip_name with any trailing "^0" stripped. */
+static void render_stripped(const struct namerev *nr, uint32_t seg,
+			    struct sbuf *out)
+{
+	const struct name_seg *s = &nr->segs[seg];
+
+	if (!s->prev) {
+		sbuf_adds(out, nr->tags->v[s->tip].shortname);
+		return;
+	}
+	render_stripped(nr, s->prev, out);
+	if (s->generation > 0)
+		sbuf_addf(out, "~%d^%d", s->generation, s->parent_number);
+	else
+		sbuf_addf(out, "^%d", s->parent_number);
+}
+
+bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out)
+{
+	const struct rev_name *n;
+	const struct name_seg *s;
+
+	if (!nr->names || commit >= nr->nnames)
+		return false;
+	n = &nr->names[commit];
+	if (!n->seg)
+		return false;
+	s = &nr->segs[n->seg];
+	render_stripped(nr, n->seg, out);
+	if (n->generation > 0)
+		sbuf_addf(out, "~%d", n->generation);
+	else if (!s->prev && nr->tags->v[s->tip].deref)
+		sbuf_adds(out, "^0");
+	return true;
+}

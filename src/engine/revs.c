@@ -1,0 +1,184 @@
+/*
+ * Rev resolution with git log's preference for commits.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/engine/revs.h"
+#include "patchver/base/util.h"
+
+struct prefix_scan {
+	const char *prefix;
+	size_t len;
+	git_odb *odb;
+	git_oid found[2];
+	size_t nfound;
+};
+
+static int scan_cb(const git_oid *id, void *payload)
+{
+	struct prefix_scan *s = payload;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_object_t type;
+	size_t size;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (strncmp(hex, s->prefix, s->len))
+		return 0;
+	if (git_odb_read_header(&size, &type, s->odb, id) < 0 ||
+	    type != GIT_OBJECT_COMMIT)
+		return 0;
+	for (size_t i = 0; i < s->nfound && i < 2; i++)
+		if (git_oid_equal(&s->found[i], id))
+			return 0;   /* the same object in two packs */
+	if (s->nfound < 2)
+		git_oid_cpy(&s->found[s->nfound], id);
+	s->nfound++;
+	return 0;
+}
+
+/*
+ * The commit(s) whose id starts with prefix: first among the commits
+ * already in the DAG (reachable from tags), else a scan of the whole
+ * object database (slow, but only for short shas of unreachable commits).
+ */
+static size_t commits_with_prefix(struct dag *dag, const char *prefix,
+				  git_oid out[2])
+{
+	uint32_t idx[2];
+	size_t n = dag_find_prefix(dag, prefix, idx, 2);
+	struct prefix_scan s = { prefix, strlen(prefix), dag->odb, {{{0}}}, 0 };
+
+	if (n) {
+		for (size_t i = 0; i < n && i < 2; i++)
+			git_oid_cpy(&out[i], &dag->oids[idx[i]]);
+		if (n > 1)
+			return n;
+	}
+	/* an unreachable commit may share the prefix: scan to be sure */
+	git_odb_foreach(dag->odb, scan_cb, &s);
+	if (s.nfound > n) {
+		memcpy(out, s.found, sizeof(s.found));
+		return s.nfound;
+	}
+	return n;
+}
+
+/* Replace an ambiguous leading short sha by the commit it must mean. */
+static int disambiguate(char **fixed, struct dag *dag, const char *spec)
+{
+	size_t len = 0;
+	char prefix[GIT_OID_HEXSZ + 1], hex[GIT_OID_HEXSZ + 1];
+	git_oid found[2];
+	size_t n;
+
+	while (isxdigit((unsigned char)spec[len]) && len < GIT_OID_HEXSZ)
+		len++;
+	if (len < GIT_OID_MINPREFIXLEN || isxdigit((unsigned char)spec[len]))
+		return error(EXIT_AMBIGUOUS, "ambiguous argument '%s'", spec);
+	for (size_t i = 0; i < len; i++)
+		prefix[i] = (char)tolower((unsigned char)spec[i]);
+	prefix[len] = '\0';
+	n = commits_with_prefix(dag, prefix, found);
+	if (n == 0)
+		return error(EXIT_AMBIGUOUS,
+			     "short sha '%s' is ambiguous and names no commit", spec);
+	if (n > 1) {
+		char a[13], b[13];
+		git_oid_tostr(a, sizeof(a), &found[0]);
+		git_oid_tostr(b, sizeof(b), &found[1]);
+		return error(EXIT_AMBIGUOUS,
+			     "short sha '%s' is ambiguous: commits %s, %s%s", spec,
+			     a, b, n > 2 ? ", ..." : "");
+	}
+	git_oid_tostr(hex, sizeof(hex), &found[0]);
+	*fixed = xmalloc(strlen(spec) + GIT_OID_HEXSZ + 1);
+	sprintf(*fixed, "%s%s", hex, spec + len);
+	return 0;
+}
+
+static int describe_failure(int err, const char *spec)
+{
+	if (err == GIT_EAMBIGUOUS)
+		return error(EXIT_AMBIGUOUS, "ambiguous argument '%s'", spec);
+	if (err == GIT_ENOTFOUND || err == GIT_EINVALIDSPEC || err == GIT_EPEEL)
+		return error(EXIT_UNKNOWN_REV, "unknown revision '%s'", spec);
+	return error(EXIT_UNKNOWN_REV, "cannot resolve '%s': %s", spec, git_errmsg());
+}
+
+int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
+		const char *spec)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	char *fixed = NULL;
+	int err, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->spec = spec;
+	out->commit = DAG_NONE;
+	if (!*spec)
+		return error(EXIT_UNKNOWN_REV, "empty revision");
+	err = git_revparse_single(&obj, repo, spec);
+	if (err == GIT_EAMBIGUOUS) {
+		if ((ret = disambiguate(&fixed, dag, spec)))
+			goto out;
+		err = git_revparse_single(&obj, repo, fixed);
+	}
+	if (err < 0) {
+		ret = describe_failure(err, spec);
+		goto out;
+	}
+	git_oid_cpy(&out->object, git_object_id(obj));
+	out->type = git_object_type(obj);
+	err = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	if (err < 0 && err != GIT_EINVALIDSPEC && err != GIT_EPEEL) {
+		ret = error(EXIT_CORRUPT, "cannot read what '%s' points to: %s", spec,
+			    git_errmsg());
+		goto out;
+	}
+	if (err < 0) {
+		ret = error(EXIT_NOT_COMMIT, "'%s' names a %s, not a commit", spec,
+			    git_object_type2string(out->type == GIT_OBJECT_TAG ?
+				GIT_OBJECT_TAG : out->type));
+		goto out;
+	}
+	git_oid_cpy(&out->oid, git_object_id(peeled));
+	out->commit = dag_intern(dag, &out->oid);
+	if (dag_load(dag, out->commit) < 0)
+		ret = error(EXIT_CORRUPT, "history of '%s' is broken: %s", spec,
+			    git_errmsg());
+out:
+	git_object_free(peeled);
+	git_object_free(obj);
+	free(fixed);
+	return ret;
+}
+
+uint32_t rev_find_hex(struct dag *dag, const char *hex)
+{
+	uint32_t idx[2], i;
+	git_oid oid;
+	char lower[GIT_OID_HEXSZ + 1];
+	size_t len = strlen(hex);
+
+	if (len < 7 || len > GIT_OID_HEXSZ)
+		return DAG_NONE;
+	for (size_t k = 0; k <= len; k++)
+		lower[k] = (char)tolower((unsigned char)hex[k]);
+	if (len == GIT_OID_HEXSZ && git_oid_fromstr(&oid, lower) == 0) {
+		i = dag_find(dag, &oid);
+		if (i != DAG_NONE && dag->loaded[i])
+			return i;
+		if (!git_odb_exists(dag->odb, &oid))
+			return DAG_NONE;
+		i = dag_intern(dag, &oid);
+		if (dag_load(dag, i) < 0) {
+			git_error_clear();
+			return DAG_NONE;
+		}
+		return i;
+	}
+	return dag_find_prefix(dag, lower, idx, 2) == 1 ? idx[0] : DAG_NONE;
+}

@@ -1,0 +1,97 @@
+/*
+ * QEMU boots.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "patchver/lab/boot.h"
+#include "patchver/base/error.h"
+#include "patchver/base/proc.h"
+#include "patchver/base/util.h"
+
+#define QEMU "qemu-system-x86_64"
+
+bool boot_have_tool(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+	bool found = false;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "%s/%s", dir, name);
+		found = access(sb.buf, X_OK) == 0;
+		sbuf_free(&sb);
+	}
+	free(copy);
+	return found;
+}
+
+static bool cpu_has_virt(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool yes = false;
+
+	while (f && !yes && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5) && (strstr(line, " vmx") || strstr(line, " svm")))
+			yes = true;
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+const char *boot_pick_accel(const char *requested)
+{
+	int fd;
+
+	if (requested && *requested)
+		return requested;
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return "tcg";
+	close(fd);
+	return cpu_has_virt() ? "kvm" : "tcg";
+}
+
+int boot_run(const char *kernel, const char *initrd, const char *log,
+	     const char *accel, int timeout, struct boot_result *r)
+{
+	char *argv[] = { QEMU, "-kernel", (char *)kernel, "-initrd", (char *)initrd,
+			 "-append", "console=ttyS0 panic=-1", "-nographic", "-no-reboot",
+			 "-m", "256M", "-accel", (char *)accel, NULL };
+	struct sbuf cmd = SBUF_INIT;
+	struct proc_result pr;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->accel, sizeof(r->accel), "%s", accel);
+	for (size_t i = 0; argv[i]; i++)
+		sbuf_addf(&cmd, i ? (strchr(argv[i], ' ') ? " '%s'" : " %s") : "%s", argv[i]);
+	r->cmdline = cmd.buf;
+	if (!boot_have_tool(QEMU))
+		return error(EXIT_NO_TOOL, "%s not found: install qemu-system-x86", QEMU);
+	unlink(log);
+	if (proc_run(argv, NULL, log, timeout, &pr) < 0)
+		return error(EXIT_NO_TOOL, "cannot run %s: %s", QEMU, strerror(errno));
+	if (pr.interrupted)
+		return EXIT_INTERRUPTED;
+	r->seconds = pr.seconds;
+	r->timed_out = pr.timed_out;
+	r->qemu_exit = pr.exit_code;
+	serial_parse_file(log, &r->serial);
+	return 0;
+}
+
+void boot_result_free(struct boot_result *r)
+{
+	free(r->cmdline);
+	serial_free(&r->serial);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,560 @@
+/*
+ * --verify-boot: the candidates of a fix's triage, booted in the lab.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <glob.h>
+
+#include "patchver/engine/contain.h"
+#include "patchver/base/error.h"
+#include "patchver/base/json.h"
+#include "patchver/lab/lab.h"
+#include "patchver/base/proc.h"
+#include "patchver/engine/revs.h"
+#include "patchver/stable/triage.h"
+#include "patchver/base/util.h"
+#include "patchver/lab/verify.h"
+
+#define DEFAULT_BUG "nofollow_slash_symlink_dir:ELOOP"
+
+struct verify {
+	struct history *h;
+	const struct verify_opts *o;
+	struct lab lab;
+	struct lab_opts lab_opts;
+	uint32_t fix;
+	char fix_hex[13];
+	struct expectation bug;
+	const char *scenario;       /* "releases", "model", "user" */
+	struct kpatch **patches;    /* owned */
+	size_t npatches;
+	struct candidate *c;
+	size_t n;
+};
+
+static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
+{
+	v->patches = xrealloc(v->patches, (v->npatches + 1) * sizeof(*v->patches));
+	return v->patches[v->npatches++] = p;
+}
+
+static struct kpatch *patch_of_file(struct verify *v, const char *path, int *ret)
+{
+	struct kpatch *p = xcalloc(1, sizeof(*p));
+
+	if ((*ret = kpatch_from_file(p, path))) {
+		free(p);
+		return NULL;
+	}
+	return own_patch(v, p);
+}
+
+static struct kpatch *patch_of_commit(struct verify *v, git_repository *repo,
+				      const git_oid *commit, int *ret)
+{
+	struct kpatch *p = xcalloc(1, sizeof(*p));
+
+	p->name = xstrndup(git_oid_tostr_s(commit), 12);
+	if ((*ret = ktree_diff_commit(&p->diff, repo, commit))) {
+		free(p->name);
+		free(p);
+		return NULL;
+	}
+	return own_patch(v, p);
+}
+
+static struct candidate *add(struct verify *v, char *name, const char *role,
+			     const git_oid *commit)
+{
+	struct candidate *c;
+
+	v->c = xrealloc(v->c, (v->n + 1) * sizeof(*v->c));
+	c = &v->c[v->n++];
+	memset(c, 0, sizeof(*c));
+	c->name = name;
+	c->role = xstrdup(role);
+	c->commit = *commit;
+	c->judge = true;
+	return c;
+}
+
+static void add_patch(struct candidate *c, struct kpatch *p)
+{
+	c->patches = xrealloc(c->patches, (c->npatches + 1) * sizeof(*c->patches));
+	c->patches[c->npatches++] = p;
+}
+
+static void expect_bug(struct verify *v, struct candidate *c)
+{
+	c->expect = v->bug;
+}
+
+/* A release tag of the history, as a commit of the kernel tree. */
+static int tag_commit(struct verify *v, uint32_t tag, git_oid *out)
+{
+	const char *name = v->h->tags.v[tag].shortname;
+	char *spec = xstrfmt("refs/tags/%s^{commit}", name);
+	git_object *obj = NULL;
+	int ret = 0;
+
+	if (git_revparse_single(&obj, v->lab.tree.repo, spec) < 0)
+		ret = error(EXIT_UNKNOWN_REV, "the kernel tree %s has no tag %s",
+			    v->lab.tree.what, name);
+	else
+		*out = *git_object_id(obj);
+	git_object_free(obj);
+	free(spec);
+	return ret;
+}
+
+/* The last final release (not an rc, not stable) before tag, or UINT32_MAX. */
+static uint32_t control_before(const struct tag_table *tt, uint32_t tag)
+{
+	uint32_t control = UINT32_MAX;
+
+	for (size_t i = 0; i < tt->nreleases; i++) {
+		uint32_t r = tt->releases[i];
+		if (tags_cmp_version(tt, r, tag) >= 0)
+			break;
+		if (!kver_is_rc(&tt->v[r].ver) && !kver_is_stable(&tt->v[r].ver))
+			control = r;
+	}
+	return control;
+}
+
+static const char *tag_name(const struct verify *v, uint32_t tag)
+{
+	return v->h->tags.v[tag].shortname;
+}
+
+static bool same_series(const struct kver *a, const struct kver *b)
+{
+	return a->nbase == b->nbase && !memcmp(a->base, b->base, sizeof(a->base)) &&
+	       kver_is_stable(a) && kver_is_stable(b);
+}
+
+/*
+ * Real history: each affected release as released (the bug must show)
+ * and with the fix (it must not): mainline releases, and the newest
+ * affected tag of each stable series.
+ */
+static int scenario_releases(struct verify *v, const struct triage *t)
+{
+	const struct tag_table *tt = &v->h->tags;
+	uint32_t control = control_before(tt, t->affected[0]);
+	struct kpatch *fix;
+	git_oid commit;
+	int ret = 0;
+
+	if (!(fix = patch_of_commit(v, v->h->repo, &v->h->dag.oids[v->fix], &ret)))
+		return ret;
+	if (control != UINT32_MAX) {
+		if ((ret = tag_commit(v, control, &commit)))
+			return ret;
+		add(v, xstrdup(tag_name(v, control)), "control: last release before the bug", &commit);
+	}
+	for (size_t i = 0; i < t->naffected; i++) {
+		const struct release_fit *f = &t->fits[i];
+		uint32_t tag = t->affected[i];
+		const struct kver *ver = &tt->v[tag].ver;
+		struct candidate *c;
+		bool newest_stable = kver_is_stable(ver) && (i + 1 == t->naffected ||
+			!same_series(&tt->v[t->affected[i + 1]].ver, ver));
+
+		if (kver_is_stable(ver) && !newest_stable)
+			continue;
+		if ((ret = tag_commit(v, tag, &commit)))
+			return ret;
+		c = add(v, xstrdup(tag_name(v, tag)), "affected: the bug must show", &commit);
+		expect_bug(v, c);
+		c = add(v, xstrfmt("%s+fix", tag_name(v, tag)), f->nprereqs ?
+			"affected, fix and its prerequisites applied: must pass" :
+			"affected, fix applied: must pass", &commit);
+		for (size_t k = 0; k < f->nprereqs; k++) {
+			struct kpatch *p = patch_of_commit(v, v->h->repo,
+							   &v->h->dag.oids[f->prereqs[k]], &ret);
+			if (!p)
+				return ret;
+			add_patch(c, p);
+		}
+		add_patch(c, fix);
+	}
+	if (t->fix_first != UINT32_MAX) {
+		if ((ret = tag_commit(v, t->fix_first, &commit)))
+			return ret;
+		add(v, xstrdup(tag_name(v, t->fix_first)), "first release with the fix", &commit);
+	}
+	return 0;
+}
+
+/*
+ * No such history in the kernel tree: the story is modelled on it by a
+ * series, the regression model then the fix.  Rows say what they model.
+ */
+static int scenario_model(struct verify *v, const struct triage *t)
+{
+	const char *dir = v->o->series_dir;
+	char *pattern = dir ? xstrfmt("%s/*.patch", dir) : xstrfmt("%s/kernel/*.patch", v->lab.guest);
+	const git_oid *base = &v->lab.tree.base;
+	uint32_t control = control_before(&v->h->tags, t->affected[0]);
+	struct kpatch *model = NULL, *fix = NULL;
+	struct candidate *c;
+	glob_t g;
+	int ret = 0;
+
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc < 2)
+		ret = error(EXIT_NO_TOOL, "no kernel patch series (model, fix) in %s",
+			    dir ? dir : v->lab.guest);
+	else if ((model = patch_of_file(v, g.gl_pathv[0], &ret)))
+		fix = patch_of_file(v, g.gl_pathv[1], &ret);
+	globfree(&g);
+	free(pattern);
+	if (ret)
+		return ret;
+	free(model->name);
+	model->name = xstrdup("model");
+	free(fix->name);
+	fix->name = xstrdup("fix");
+	if (control != UINT32_MAX) {
+		c = add(v, xstrdup("control"), "last release before the bug, pristine", base);
+		c->models = xstrdup(tag_name(v, control));
+	}
+	c = add(v, xstrdup("bug"), "first release with the bug: the bug must show", base);
+	c->models = xstrdup(tag_name(v, t->affected[0]));
+	add_patch(c, model);
+	expect_bug(v, c);
+	c = add(v, xstrdup("bug+fix"), "first release with the bug, fix applied", base);
+	c->models = xstrdup(tag_name(v, t->affected[0]));
+	add_patch(c, model);
+	add_patch(c, fix);
+	if (t->fix_first != UINT32_MAX) {
+		c = add(v, xstrdup("fixed"), "first release with the fix", base);
+		c->models = xstrdup(tag_name(v, t->fix_first));
+		add_patch(c, model);
+		add_patch(c, fix);
+	}
+	return 0;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* NAME=ITEM[,ITEM...]: a rev of the kernel tree (the first is the base), or a patch file. */
+static int parse_candidate(struct verify *v, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	char *items, *save = NULL;
+	struct candidate *c;
+	bool have_base = false;
+	int ret = 0;
+
+	if (!eq || eq == spec || !eq[1])
+		return error(EXIT_USAGE, "--candidate '%s': give NAME=REV|PATCH[,PATCH...]", spec);
+	c = add(v, xstrndup(spec, (size_t)(eq - spec)), "given on the command line",
+		&v->lab.tree.base);
+	c->judge = false;
+	items = xstrdup(eq + 1);
+	for (char *it = strtok_r(items, ",", &save); it && !ret; it = strtok_r(NULL, ",", &save)) {
+		git_object *named = NULL, *obj = NULL;
+		struct kpatch *p = NULL;
+
+		if (is_file(it)) {
+			p = patch_of_file(v, it, &ret);
+		} else if (git_revparse_single(&named, v->lab.tree.repo, it) == 0 &&
+			   git_object_peel(&obj, named, GIT_OBJECT_COMMIT) == 0) {
+			if (!have_base && !c->npatches)
+				c->commit = *git_object_id(obj);
+			else
+				p = patch_of_commit(v, v->lab.tree.repo, git_object_id(obj), &ret);
+			have_base = true;
+		} else {
+			ret = error(EXIT_USAGE, "--candidate %s: '%s' is neither a patch file nor "
+				    "a commit of %s", c->name, it, v->lab.tree.what);
+		}
+		if (p)
+			add_patch(c, p);
+		git_object_free(named);
+		git_object_free(obj);
+		git_error_clear();
+	}
+	free(items);
+	return ret;
+}
+
+/* --expect NAME=pass|CHECK:ERRNO for a --candidate. */
+static int parse_expect(struct verify *v, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+
+	if (!eq)
+		return error(EXIT_USAGE, "--expect '%s': give NAME=pass or NAME=CHECK:ERRNO", spec);
+	for (size_t i = 0; i < v->n; i++) {
+		struct candidate *c = &v->c[i];
+		if (strlen(c->name) == (size_t)(eq - spec) && !strncmp(c->name, spec, (size_t)(eq - spec))) {
+			c->judge = true;
+			return lab_parse_expectation(&c->expect, eq + 1);
+		}
+	}
+	return error(EXIT_USAGE, "--expect '%s': no --candidate is called '%.*s'", spec,
+		     (int)(eq - spec), spec);
+}
+
+static int scenario_user(struct verify *v)
+{
+	int ret = 0;
+
+	for (char **s = v->o->candidates; *s && !ret; s++)
+		ret = parse_candidate(v, *s);
+	for (char **s = v->o->expects; !ret && s && *s; s++)
+		ret = parse_expect(v, *s);
+	return ret;
+}
+
+/* Does the kernel tree hold the fix commit itself (a clone of the history)? */
+static bool tree_has_fix(const struct verify *v)
+{
+	git_commit *c = NULL;
+	bool yes = git_commit_lookup(&c, v->lab.tree.repo, &v->h->dag.oids[v->fix]) == 0;
+
+	git_commit_free(c);
+	git_error_clear();
+	return yes;
+}
+
+static int derive(struct verify *v)
+{
+	struct contain c;
+	struct triage t;
+	int ret;
+
+	history_load_branches(v->h);
+	contain_init(&c, v->h);
+	ret = triage_run(&t, v->h, &c, v->fix, NULL);
+	if (!ret && !t.naffected)
+		ret = error(EXIT_NOT_CONFIRMED, "the triage finds no release with the bug "
+			    "(%s): nothing to verify", t.verdict);
+	if (!ret) {
+		bool releases = tree_has_fix(v);
+		v->scenario = releases ? "releases" : "model";
+		ret = releases ? scenario_releases(v, &t) : scenario_model(v, &t);
+	}
+	triage_free(&t);
+	contain_free(&c);
+	return ret;
+}
+
+/*
+ * The kernel tree: --kernel-tree, else -C's repository when it holds a
+ * kernel (at the fix, or at HEAD when there is no fix), else Debian's.
+ */
+static const char *pick_tree(const struct verify *v)
+{
+	git_oid head;
+	const git_oid *at = v->fix != DAG_NONE ? &v->h->dag.oids[v->fix] : NULL;
+
+	if (v->o->kernel_tree)
+		return v->o->kernel_tree;
+	if (!at && git_reference_name_to_id(&head, v->h->repo, "HEAD") == 0)
+		at = &head;
+	git_error_clear();
+	if (!at || !ktree_is_kernel(v->h->repo, at))
+		return NULL;
+	/* its git directory: the tree is read from objects, never from a work tree */
+	return git_repository_path(v->h->repo);
+}
+
+static int setup(struct verify *v, const char *fix_rev)
+{
+	struct rev rev;
+	int ret;
+
+	if ((ret = lab_parse_expectation(&v->bug, v->o->bug ? v->o->bug : DEFAULT_BUG)))
+		return ret;
+	if (!v->bug.bug)
+		return error(EXIT_USAGE, "--bug: give the check that fails and its errno, "
+			     "CHECK:ERRNO");
+	if (fix_rev) {
+		if ((ret = rev_resolve(&rev, v->h->repo, &v->h->dag, fix_rev)))
+			return ret;
+		v->fix = rev.commit;
+		git_oid_tostr(v->fix_hex, sizeof(v->fix_hex), &v->h->dag.oids[v->fix]);
+	}
+	v->lab_opts.kernel_tree = pick_tree(v);
+	v->lab_opts.guest_dir = v->o->guest_dir;
+	v->lab_opts.accel = v->o->accel;
+	v->lab_opts.timeout = v->o->timeout;
+	v->lab_opts.keep = v->o->keep;
+	v->lab_opts.quiet = v->o->json;
+	if ((ret = lab_open(&v->lab, &v->lab_opts)))
+		return ret;
+	if (v->o->candidates && *v->o->candidates) {
+		v->scenario = "user";
+		return scenario_user(v);
+	}
+	return derive(v);
+}
+
+/* One sentence: what the boots show. */
+static char *verdict_of(const struct verify *v, bool *confirmed)
+{
+	struct sbuf bugs = SBUF_INIT, off = SBUF_INIT;
+	char *s;
+
+	*confirmed = v->n > 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct candidate *c = &v->c[i];
+		if (c->judge && c->expect.bug && c->ok)
+			sbuf_addf(&bugs, "%s%s", bugs.len ? ", " : "", c->name);
+		if (!c->ok) {
+			*confirmed = false;
+			sbuf_addf(&off, "%s%s (%s)", off.len ? "; " : "", c->name,
+				  c->why ? c->why : "not run");
+		}
+	}
+	if (*confirmed && !strcmp(v->scenario, "user"))
+		s = xstrfmt("every candidate as expected");
+	else if (*confirmed)
+		s = xstrfmt("fix confirmed: the bug shows in %s and is gone with %s applied%s",
+			bugs.len ? bugs.buf : "no candidate", *v->fix_hex ? v->fix_hex : "the fix",
+			!strcmp(v->scenario, "releases") ? " in every one" : "");
+	else
+		s = xstrfmt("not confirmed: %s", off.buf);
+	sbuf_free(&bugs);
+	sbuf_free(&off);
+	return s;
+}
+
+static void print_text(const struct verify *v, const char *verdict)
+{
+	if (v->fix != DAG_NONE) {
+		char *subject = history_subject(v->h, v->fix);
+		printf("fix:      %s %s\n", v->fix_hex, subject);
+		free(subject);
+	}
+	printf("tree:     %s (%s)\n", v->lab.tree.what, v->scenario);
+	for (size_t i = 0; i < v->n; i++) {
+		if (!v->c[i].ncompat)
+			continue;
+		printf("compat:   build-compatibility patches (guest/compat/) applied under every "
+		       "state, not part of any candidate's behaviour: %zu on %s\n",
+		       v->c[i].ncompat, v->c[i].name);
+		break;
+	}
+	candidate_print_header();
+	for (size_t i = 0; i < v->n; i++)
+		candidate_print(&v->c[i]);
+	printf("logs:     %s/boots/%s-*\n", v->lab.cache, v->lab.stamp);
+	printf("verdict:  %s\n", verdict);
+}
+
+static void print_json(const struct verify *v, bool confirmed, const char *verdict)
+{
+	struct json j;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_init(&j, stdout);
+	json_obj_begin(&j);
+	json_kint(&j, "schema_version", 1);
+	json_key(&j, "verify_boot");
+	json_obj_begin(&j);
+	json_kstr(&j, "fix", v->fix == DAG_NONE ? NULL :
+		  git_oid_tostr(hex, sizeof(hex), &v->h->dag.oids[v->fix]));
+	json_kstr(&j, "kernel_tree", v->lab.tree.what);
+	json_kstr(&j, "scenario", v->scenario);
+	json_kstr(&j, "accel", v->lab.accel);
+	json_key(&j, "candidates");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < v->n; i++)
+		candidate_json(&j, &v->c[i]);
+	json_arr_end(&j);
+	json_kbool(&j, "confirmed", confirmed);
+	json_kstr(&j, "verdict", verdict);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+static int first_failure(const struct verify *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->c[i].status)
+			return v->c[i].status;
+	return EXIT_NOT_CONFIRMED;
+}
+
+int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts *o)
+{
+	struct verify v;
+	bool confirmed = false;
+	char *verdict;
+	int ret;
+
+	memset(&v, 0, sizeof(v));
+	v.h = h;
+	v.o = o;
+	v.fix = DAG_NONE;
+	proc_install_signals();
+	ret = setup(&v, fix_rev);
+	for (size_t i = 0; !ret && i < v.n; i++)
+		ret = lab_run(&v.lab, &v.c[i], i, v.n);
+	if (!ret) {
+		verdict = verdict_of(&v, &confirmed);
+		if (o->json)
+			print_json(&v, confirmed, verdict);
+		else
+			print_text(&v, verdict);
+		free(verdict);
+		ret = confirmed ? 0 : first_failure(&v);
+	}
+	if (ret == EXIT_INTERRUPTED)
+		error(ret, "interrupted: make and qemu stopped, the cache is usable");
+	for (size_t i = 0; i < v.n; i++)
+		candidate_free(&v.c[i]);
+	free(v.c);
+	for (size_t i = 0; i < v.npatches; i++) {
+		kpatch_free(v.patches[i]);
+		free(v.patches[i]);
+	}
+	free(v.patches);
+	lab_close(&v.lab);
+	return ret;
+}
+
+static long long du(const char *path)
+{
+	char *cmd = xstrfmt("du -sk '%s' 2>/dev/null", path);
+	FILE *p = popen(cmd, "r");
+	long long kb = 0;
+
+	if (p) {
+		if (fscanf(p, "%lld", &kb) != 1)
+			kb = 0;
+		pclose(p);
+	}
+	free(cmd);
+	return kb;
+}
+
+int verify_cache_clean(void)
+{
+	char *cache = ktree_cache_dir();
+	char *images = xstrfmt("%s/images", cache), *boots = xstrfmt("%s/boots", cache);
+	long long before = du(cache), after;
+	char *argv[] = { "rm", "-rf", images, boots, NULL };
+	struct proc_result pr;
+
+	proc_run(argv, NULL, NULL, 120, &pr);
+	after = du(cache);
+	printf("cache %s: %lld MiB, freed %lld MiB (images and boot logs; the kernel "
+	       "sources and object directories stay for incremental builds)\n",
+	       cache, after / 1024, (before - after) / 1024);
+	free(images);
+	free(boots);
+	free(cache);
+	return 0;
+}

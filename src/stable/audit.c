@@ -1,0 +1,735 @@
+/*
+ * --audit: a merge window's commits against stable series.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "patchver/stable/apply.h"
+#include "patchver/stable/audit.h"
+#include "patchver/engine/contain.h"
+#include "patchver/base/error.h"
+#include "patchver/base/json.h"
+#include "patchver/stable/match.h"
+#include "patchver/stable/triage.h"
+#include "patchver/stable/upstream.h"
+#include "patchver/engine/revs.h"
+#include "patchver/base/util.h"
+
+#define NO_TAG UINT32_MAX
+#define ON_BRANCH (UINT32_MAX - 1)   /* in the series' branch, in no tag yet */
+
+struct pid_entry {
+	git_oid pid;
+	uint32_t commit;
+};
+
+/* One stable series: vX.Y, its tags and branch, and what they carry. */
+struct stable_series {
+	char name[32];
+	uint32_t base_tag, base;
+	uint32_t tip;               /* newest commit: the last tag, or the branch */
+	char *tip_name;
+	bool *in_base;              /* ancestors of vX.Y */
+	uint32_t *first_tag;        /* per commit: first series tag with it, NO_TAG, ON_BRANCH */
+	uint32_t *by_upstream;      /* per commit: the stable commit naming it upstream */
+	struct pid_entry *pids;     /* stable commits by patch-id */
+	size_t npids;
+	git_tree *tip_tree;
+	char **paths;               /* base blobs read so far (path → text) */
+	char **texts;
+	size_t ntexts, atexts;
+};
+
+/* What one commit is for one series. */
+struct cell {
+	char needed;                /* 'N' needed, 'n' not, '?' unknown */
+	char *needed_why;
+	uint32_t present;           /* the stable commit, DAG_NONE */
+	const char *present_how;    /* "upstream line", "patch-id" */
+	int applies;                /* 1, 0, -1: not checked */
+	uint32_t prereqs[5];
+	size_t nprereqs;
+};
+
+struct row {
+	uint32_t commit;
+	char mark;                  /* 'C' Cc: stable, 'F' Fixes:, '-' */
+	char hint[32];
+	char *subject;
+	char *diff;
+	char **paths;
+	size_t npaths;
+	git_oid pid;
+	bool has_pid;
+	struct cell *cells;         /* one per series */
+};
+
+struct audit {
+	struct history *h;
+	const struct audit_opts *o;
+	struct contain c;
+	struct stable_series *s;
+	size_t ns;
+	struct row *rows;           /* newest first */
+	size_t nrows;
+};
+
+static int cmp_pid(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const struct pid_entry *)a)->pid, &((const struct pid_entry *)b)->pid);
+}
+
+/* Assign every commit reachable from start, not in vX.Y, not yet assigned, to tag. */
+static void assign(struct stable_series *s, struct dag *dag, uint32_t start, uint32_t tag)
+{
+	uint32_t *stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
+	size_t sp = 0;
+
+	if (s->in_base[start] || s->first_tag[start] != NO_TAG) {
+		free(stack);
+		return;
+	}
+	stack[sp++] = start;
+	s->first_tag[start] = tag;
+	while (sp) {
+		uint32_t c = stack[--sp], np;
+		const uint32_t *p;
+		dag_load(dag, c);
+		p = dag_parents(dag, c, &np);
+		for (uint32_t k = 0; k < np; k++)
+			if (!s->in_base[p[k]] && s->first_tag[p[k]] == NO_TAG) {
+				s->first_tag[p[k]] = tag;
+				stack[sp++] = p[k];
+			}
+	}
+	free(stack);
+}
+
+/* The series' branch (linux-X.Y.y, in refs/heads or refs/remotes), if any. */
+static uint32_t series_branch(struct audit *a, const struct stable_series *s, char **name)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	char want[48];
+	uint32_t found = DAG_NONE;
+
+	snprintf(want, sizeof(want), "/linux-%s.y", s->name);
+	if (git_reference_iterator_new(&it, a->h->repo) < 0)
+		return DAG_NONE;
+	while (found == DAG_NONE && git_reference_next(&ref, it) == 0) {
+		const char *n = git_reference_name(ref);
+		size_t ln = strlen(n), lw = strlen(want);
+		git_object *obj = NULL;
+
+		if (ln > lw && !strcmp(n + ln - lw, want) &&
+		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0) {
+			found = dag_intern(&a->h->dag, git_object_id(obj));
+			dag_load(&a->h->dag, found);
+			*name = xstrdup(n);
+		}
+		git_object_free(obj);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	git_error_clear();
+	return found;
+}
+
+static int open_series(struct audit *a, struct stable_series *s, const char *name)
+{
+	const struct tag_table *t = &a->h->tags;
+	struct dag *dag = &a->h->dag;
+	uint32_t branch;
+	char *branch_name = NULL;
+	git_commit *tip = NULL;
+
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->base_tag = NO_TAG;
+	for (size_t i = 0; i < t->nreleases; i++) {
+		const struct tag *tg = &t->v[t->releases[i]];
+		char sn[32];
+		kver_series(&tg->ver, sn, sizeof(sn));
+		if (strcmp(sn, name) || kver_is_rc(&tg->ver) || tg->commit == DAG_NONE)
+			continue;
+		if (!kver_is_stable(&tg->ver))
+			s->base_tag = t->releases[i];
+	}
+	if (s->base_tag == NO_TAG)
+		return error(EXIT_USAGE, "--series %s: no release tag v%s in this repository", name, name);
+	s->base = t->v[s->base_tag].commit;
+	branch = series_branch(a, s, &branch_name);   /* may grow the DAG: before the arrays */
+	s->in_base = dag_ancestors(dag, &s->base, 1);
+	s->first_tag = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->first_tag));
+	for (uint32_t i = 0; i <= dag->nr; i++)
+		s->first_tag[i] = NO_TAG;
+	s->tip = s->base;
+	s->tip_name = xstrdup(t->v[s->base_tag].shortname);
+	for (size_t i = 0; i < t->nreleases; i++) {
+		uint32_t r = t->releases[i];
+		char sn[32];
+		kver_series(&t->v[r].ver, sn, sizeof(sn));
+		if (strcmp(sn, name) || !kver_is_stable(&t->v[r].ver) || t->v[r].commit == DAG_NONE)
+			continue;
+		assign(s, dag, t->v[r].commit, r);
+		s->tip = t->v[r].commit;
+		free(s->tip_name);
+		s->tip_name = xstrdup(t->v[r].shortname);
+	}
+	if (branch != DAG_NONE && s->first_tag[branch] == NO_TAG && !s->in_base[branch]) {
+		assign(s, dag, branch, ON_BRANCH);
+		s->tip = branch;
+		free(s->tip_name);
+		s->tip_name = branch_name;
+		branch_name = NULL;
+	}
+	free(branch_name);
+	if (git_commit_lookup(&tip, a->h->repo, &dag->oids[s->tip]) < 0 ||
+	    git_commit_tree(&s->tip_tree, tip) < 0)
+		return error(EXIT_CORRUPT, "cannot read the tree of %s", s->tip_name);
+	git_commit_free(tip);
+	return 0;
+}
+
+/* What the series' own commits say: upstream lines, patch-ids. */
+static void index_series(struct audit *a, struct stable_series *s)
+{
+	struct dag *dag = &a->h->dag;
+	size_t alloc = 0;
+
+	s->by_upstream = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->by_upstream));
+	for (uint32_t i = 0; i <= dag->nr; i++)
+		s->by_upstream[i] = DAG_NONE;
+	for (uint32_t c = 0; c < dag->nr; c++) {
+		char hex[41], *msg;
+		uint32_t up;
+		git_oid pid;
+
+		if (s->first_tag[c] == NO_TAG)
+			continue;
+		if ((msg = history_message(a->h, c)) && upstream_ref(msg, hex) &&
+		    (up = rev_find_hex(dag, hex)) != DAG_NONE && s->by_upstream[up] == DAG_NONE)
+			s->by_upstream[up] = c;
+		free(msg);
+		if (patch_id_of_commit(a->h->repo, &dag->oids[c], &pid)) {
+			s->pids = xgrow(s->pids, &alloc, s->npids + 1, sizeof(*s->pids));
+			s->pids[s->npids].pid = pid;
+			s->pids[s->npids++].commit = c;
+		}
+	}
+	if (s->npids > 1)
+		qsort(s->pids, s->npids, sizeof(*s->pids), cmp_pid);
+}
+
+/* The text of path in vX.Y (cached), or NULL when vX.Y has no such file. */
+static const char *base_text(struct audit *a, struct stable_series *s, const char *path)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	char *text = NULL;
+
+	for (size_t i = 0; i < s->ntexts; i++)
+		if (!strcmp(s->paths[i], path))
+			return s->texts[i];
+	/* the DAG has vX.Y's tree already: no commit to read */
+	if (git_tree_lookup(&tree, a->h->repo, &a->h->dag.trees[s->base]) == 0 &&
+	    git_tree_entry_bypath(&e, tree, path) == 0 &&
+	    git_blob_lookup(&blob, a->h->repo, git_tree_entry_id(e)) == 0)
+		text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_error_clear();
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	s->paths = xgrow(s->paths, &s->atexts, s->ntexts + 1, sizeof(*s->paths));
+	s->texts = xrealloc(s->texts, s->atexts * sizeof(*s->texts));
+	s->paths[s->ntexts] = xstrdup(path);
+	s->texts[s->ntexts++] = text;
+	return text;
+}
+
+/* A run of removed lines, or a whole hunk's preimage, found in vX.Y's file? */
+static bool found_in(const char *text, struct sbuf *block, size_t min)
+{
+	bool yes = text && block->len >= min && strstr(text, sbuf_str(block));
+
+	sbuf_reset(block);
+	return yes;
+}
+
+/*
+ * Were the lines a commit changes already in vX.Y?  Per hunk, its whole
+ * preimage, or else a run of the lines it removes, looked for in vX.Y's
+ * file.  This is blame bounded at vX.Y: lines that predate it are
+ * attributed to it.  'N' when some hunk's lines are there, 'n' when none
+ * are (the code came later), '?' when it only adds files.
+ */
+static char preimage_in_base(struct audit *a, struct stable_series *s, const char *diff)
+{
+	const char *text = NULL;
+	struct sbuf pre = SBUF_INIT, run = SBUF_INIT;
+	char verdict = '?';
+	bool in_hunk = false, hit = false;
+
+	for (const char *p = diff; p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		bool ends_hunk = !*p || !strncmp(p, "@@", 2) || !strncmp(p, "diff ", 5);
+
+		if (*p != '-' || !in_hunk)
+			hit = found_in(text, &run, 9) || hit;
+		if (ends_hunk && in_hunk) {
+			hit = found_in(text, &pre, 1) || hit;
+			in_hunk = false;
+		}
+		if (!strncmp(p, "--- a/", 6)) {
+			char *path = xstrndup(p + 6, len - 6);
+			text = base_text(a, s, path);
+			if (verdict == '?')
+				verdict = 'n';
+			free(path);
+		} else if (!strncmp(p, "diff ", 5)) {
+			text = NULL;
+		} else if (!strncmp(p, "@@", 2)) {
+			in_hunk = true;
+		} else if (in_hunk && (*p == ' ' || *p == '-')) {
+			sbuf_add(&pre, p + 1, len - 1);
+			sbuf_adds(&pre, "\n");
+			if (*p == '-') {
+				sbuf_add(&run, p + 1, len - 1);
+				sbuf_adds(&run, "\n");
+			}
+		}
+		if (!*p)
+			break;
+		p = eol ? eol + 1 : p + len;
+	}
+	sbuf_free(&pre);
+	sbuf_free(&run);
+	return hit ? 'N' : verdict;
+}
+
+static bool in_pids(const struct stable_series *s, const git_oid *pid, uint32_t *commit)
+{
+	struct pid_entry key, *e;
+
+	key.pid = *pid;
+	e = s->npids ? bsearch(&key, s->pids, s->npids, sizeof(*s->pids), cmp_pid) : NULL;
+	if (e)
+		*commit = e->commit;
+	return e != NULL;
+}
+
+/* Needed?  The message's evidence first (Fixes:, commit mentions), else the preimage. */
+static void judge_needed(struct audit *a, struct stable_series *s, const struct triage *t,
+			 struct row *r, struct cell *cell)
+{
+	const struct tag_table *tt = &a->h->tags;
+
+	for (size_t i = 0; i < t->nev; i++) {
+		const struct evidence *e = &t->ev[i];
+		if (e->commit == DAG_NONE || e->kind == EV_BLAME)
+			continue;
+		if (s->in_base[e->commit]) {
+			cell->needed = 'N';
+			cell->needed_why = xmalloc(96);
+			snprintf(cell->needed_why, 96, "%s %.12s is in %s",
+				 e->kind == EV_FIXES ? "Fixes:" : "mentions", e->ref,
+				 tt->v[s->base_tag].shortname);
+			return;
+		}
+		if (cell->needed != 'n') {
+			uint32_t first = contain_first_release(&a->c, e->commit);
+			cell->needed = 'n';
+			cell->needed_why = xmalloc(96);
+			snprintf(cell->needed_why, 96, "%s %.12s came later (%s)",
+				 e->kind == EV_FIXES ? "Fixes:" : "mentions", e->ref,
+				 first == UINT32_MAX ? "in no release" : tt->v[first].shortname);
+		}
+	}
+	if (cell->needed)
+		return;
+	cell->needed = preimage_in_base(a, s, r->diff);
+	cell->needed_why = xmalloc(96);
+	snprintf(cell->needed_why, 96, cell->needed == 'N' ? "the lines it changes are in %s" :
+		 cell->needed == 'n' ? "the code it changes came after %s" : "adds files only (%s)",
+		 tt->v[s->base_tag].shortname);
+}
+
+static void judge_present(const struct stable_series *s, const struct row *r, struct cell *cell)
+{
+	uint32_t c;
+
+	cell->present = DAG_NONE;
+	if (s->by_upstream[r->commit] != DAG_NONE) {
+		cell->present = s->by_upstream[r->commit];
+		cell->present_how = "upstream line";
+	} else if (r->has_pid && in_pids(s, &r->pid, &c)) {
+		cell->present = c;
+		cell->present_how = "patch-id";
+	}
+}
+
+/* Does it apply to the series' tip?  If not, which earlier window commits to its files are missing. */
+static void judge_applies(struct audit *a, struct stable_series *s, size_t row, struct cell *cell)
+{
+	struct row *r = &a->rows[row];
+	char *why = NULL;
+
+	cell->applies = apply_to_tree(a->h->repo, git_tree_id(s->tip_tree), r->diff, NULL, &why) == 0;
+	free(why);
+	if (cell->applies)
+		return;
+	for (size_t k = row + 1; k < a->nrows && cell->nprereqs < 5; k++) {
+		const struct row *older = &a->rows[k];
+		bool shares = false;
+		for (size_t i = 0; i < r->npaths && !shares; i++)
+			for (size_t j = 0; j < older->npaths && !shares; j++)
+				shares = !strcmp(r->paths[i], older->paths[j]);
+		if (shares && older->cells[s - a->s].present == DAG_NONE)
+			cell->prereqs[cell->nprereqs++] = older->commit;
+	}
+}
+
+/* Newest first, by committer date, as git log lists them. */
+static int cmp_newest(const void *x, const void *y, void *dates)
+{
+	const int64_t *d = dates;
+	const struct row *a = x, *b = y;
+
+	if (d[a->commit] != d[b->commit])
+		return d[a->commit] > d[b->commit] ? -1 : 1;
+	return a->commit < b->commit ? -1 : a->commit > b->commit;
+}
+
+/* The window: non-merge commits of A..B, newest first (by commit date). */
+static int collect(struct audit *a)
+{
+	struct dag *dag = &a->h->dag;
+	bool *mask;
+	int ret = match_range(a->h, a->o->range, &mask);
+
+	if (ret)
+		return ret;
+	for (uint32_t c = 0; c < dag->nr; c++) {
+		uint32_t np;
+		if (!mask[c])
+			continue;
+		dag_parents(dag, c, &np);
+		if (np > 1)
+			continue;
+		a->rows = xrealloc(a->rows, (a->nrows + 1) * sizeof(*a->rows));
+		memset(&a->rows[a->nrows], 0, sizeof(*a->rows));
+		a->rows[a->nrows++].commit = c;
+	}
+	free(mask);
+	if (a->nrows > 1)
+		qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_newest, dag->dates);
+	return 0;
+}
+
+static int read_rows(struct audit *a)
+{
+	bool tty = !a->o->json && isatty(2);
+
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct row *r = &a->rows[i];
+		struct triage t;
+		int ret = triage_read(&t, a->h, r->commit);
+
+		if (ret)
+			return ret;
+		r->mark = t.cc_stable ? 'C' : '-';
+		for (size_t k = 0; k < t.nev && r->mark == '-'; k++)
+			if (t.ev[k].kind == EV_FIXES)
+				r->mark = 'F';
+		snprintf(r->hint, sizeof(r->hint), "%s", t.cc_hint);
+		r->subject = history_subject(a->h, r->commit);
+		r->diff = xstrdup(t.fixp.diff);
+		r->paths = t.fixp.paths;
+		r->npaths = t.fixp.npaths;
+		t.fixp.paths = NULL;
+		t.fixp.npaths = 0;
+		r->pid = t.fixp.patchid;
+		r->has_pid = t.fixp.has_patchid;
+		r->cells = xcalloc(a->ns, sizeof(*r->cells));
+		for (size_t k = 0; k < a->ns; k++) {
+			judge_present(&a->s[k], r, &r->cells[k]);
+			judge_needed(a, &a->s[k], &t, r, &r->cells[k]);
+			r->cells[k].applies = -1;
+		}
+		triage_free(&t);
+		if (tty && (i % 250 == 0 || i + 1 == a->nrows))
+			fprintf(stderr, "\rpatchver: audit: %zu/%zu commits", i + 1, a->nrows);
+	}
+	if (tty)
+		fputc('\n', stderr);
+	/* oldest first, so that prerequisites (older rows) are judged already */
+	for (size_t i = a->nrows; i-- > 0;)
+		for (size_t k = 0; k < a->ns; k++) {
+			struct cell *cell = &a->rows[i].cells[k];
+			if (cell->needed == 'N' && cell->present == DAG_NONE)
+				judge_applies(a, &a->s[k], i, cell);
+		}
+	return 0;
+}
+
+static bool wanted(const struct audit *a, const struct row *r)
+{
+	const char *only = a->o->only;
+
+	if (!only)
+		return true;
+	for (size_t k = 0; k < a->ns; k++) {
+		const struct cell *c = &r->cells[k];
+		if ((!strcmp(only, "missing") && c->needed == 'N' && c->present == DAG_NONE) ||
+		    (!strcmp(only, "present") && c->present != DAG_NONE) ||
+		    (!strcmp(only, "unneeded") && c->needed != 'N' && c->present == DAG_NONE))
+			return true;
+	}
+	return false;
+}
+
+static const char *tag_of(const struct audit *a, const struct stable_series *s, uint32_t commit)
+{
+	uint32_t t = s->first_tag[commit];
+	return t == ON_BRANCH ? s->tip_name : t == NO_TAG ? "?" : a->h->tags.v[t].shortname;
+}
+
+static void print_row(const struct audit *a, const struct row *r)
+{
+	printf("[%c", r->mark);
+	for (size_t k = 0; k < a->ns; k++) {
+		const struct cell *c = &r->cells[k];
+		printf(" %c%c%c", c->needed, c->present != DAG_NONE ? 'P' : '-',
+		       c->applies < 0 ? ' ' : c->applies ? '+' : 'x');
+	}
+	printf("] %.12s %s\n", git_oid_tostr_s(&a->h->dag.oids[r->commit]), r->subject);
+	for (size_t k = 0; k < a->ns; k++) {
+		const struct cell *c = &r->cells[k];
+		printf("%*s%s%s%s: %s", 16, "", a->ns > 1 ? a->s[k].name : "", a->ns > 1 ? " " : "",
+		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" : "unknown");
+		printf(" (%s)", c->needed_why ? c->needed_why : "");
+		if (c->present != DAG_NONE)
+			printf("; present since %s as %.12s (%s)", tag_of(a, &a->s[k], c->present),
+			       git_oid_tostr_s(&a->h->dag.oids[c->present]), c->present_how);
+		if (c->applies == 1)
+			printf("; applies to %s", a->s[k].tip_name);
+		else if (c->applies == 0) {
+			printf("; does not apply to %s", a->s[k].tip_name);
+			if (c->nprereqs)
+				printf(", earlier commits to its files missing there:");
+			for (size_t i = 0; i < c->nprereqs; i++)
+				printf(" %.12s", git_oid_tostr_s(&a->h->dag.oids[c->prereqs[i]]));
+		}
+		printf("\n");
+	}
+}
+
+struct counts {
+	size_t marked, missing, missing_marked, present, by_line, unneeded, unknown;
+};
+
+static void count(const struct audit *a, size_t k, struct counts *n)
+{
+	memset(n, 0, sizeof(*n));
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct row *r = &a->rows[i];
+		const struct cell *c = &r->cells[k];
+		n->marked += r->mark == 'C';
+		if (c->present != DAG_NONE) {
+			n->present++;
+			n->by_line += !strcmp(c->present_how, "upstream line");
+		} else if (c->needed == 'N') {
+			n->missing++;
+			n->missing_marked += r->mark != '-';
+		} else if (c->needed == 'n') {
+			n->unneeded++;
+		} else {
+			n->unknown++;
+		}
+	}
+}
+
+static void print_text(const struct audit *a)
+{
+	printf("audit %s: %zu non-merge commits\n", a->o->range, a->nrows);
+	for (size_t k = 0; k < a->ns; k++)
+		printf("series %s: %s .. %s\n", a->s[k].name, a->h->tags.v[a->s[k].base_tag].shortname,
+		       a->s[k].tip_name);
+	printf("flags: C Cc: stable, F Fixes: only; per series: N needed, n not needed, ? unknown;"
+	       " P present, - missing; + applies to the tip, x does not\n\n");
+	for (size_t i = 0; i < a->nrows; i++)
+		if (wanted(a, &a->rows[i]))
+			print_row(a, &a->rows[i]);
+	for (size_t k = 0; k < a->ns; k++) {
+		struct counts n;
+		count(a, k, &n);
+		printf("\nsummary for %s (%zu marked Cc: stable):\n", a->s[k].name, n.marked);
+		printf("  needed and missing: %zu (%zu of them marked Cc: stable or Fixes:)\n",
+		       n.missing, n.missing_marked);
+		for (size_t i = 0; i < a->nrows; i++) {
+			const struct row *r = &a->rows[i];
+			const struct cell *c = &r->cells[k];
+			if (c->needed != 'N' || c->present != DAG_NONE || r->mark == '-')
+				continue;
+			printf("    [%c] %.12s %s%s\n", r->mark,
+			       git_oid_tostr_s(&a->h->dag.oids[r->commit]), r->subject,
+			       c->applies == 1 ? "" : " (does not apply)");
+		}
+		printf("  present: %zu (%zu by upstream line, %zu by patch-id only)\n", n.present,
+		       n.by_line, n.present - n.by_line);
+		printf("  not needed (the code came after %s): %zu; unknown: %zu\n",
+		       a->h->tags.v[a->s[k].base_tag].shortname, n.unneeded, n.unknown);
+	}
+}
+
+static void print_json(const struct audit *a)
+{
+	struct json j;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_init(&j, stdout);
+	json_obj_begin(&j);
+	json_kint(&j, "schema_version", 1);
+	json_key(&j, "audit");
+	json_obj_begin(&j);
+	json_kstr(&j, "range", a->o->range);
+	json_key(&j, "series");
+	json_arr_begin(&j);
+	for (size_t k = 0; k < a->ns; k++) {
+		json_obj_begin(&j);
+		json_kstr(&j, "series", a->s[k].name);
+		json_kstr(&j, "base", a->h->tags.v[a->s[k].base_tag].shortname);
+		json_kstr(&j, "tip", a->s[k].tip_name);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "commits");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct row *r = &a->rows[i];
+		if (!wanted(a, r))
+			continue;
+		json_obj_begin(&j);
+		json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[r->commit]));
+		json_kstr(&j, "subject", r->subject);
+		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" : NULL);
+		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
+		json_key(&j, "series");
+		json_obj_begin(&j);
+		for (size_t k = 0; k < a->ns; k++) {
+			const struct cell *c = &r->cells[k];
+			json_key(&j, a->s[k].name);
+			json_obj_begin(&j);
+			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" : "unknown");
+			json_kstr(&j, "needed_evidence", c->needed_why);
+			json_kstr(&j, "present", c->present == DAG_NONE ? NULL :
+				  git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[c->present]));
+			json_kstr(&j, "present_by", c->present == DAG_NONE ? NULL : c->present_how);
+			json_kstr(&j, "present_since", c->present == DAG_NONE ? NULL :
+				  tag_of(a, &a->s[k], c->present));
+			json_key(&j, "applies");
+			if (c->applies < 0)
+				json_null(&j);
+			else
+				json_bool(&j, c->applies);
+			json_key(&j, "prerequisites");
+			json_arr_begin(&j);
+			for (size_t p = 0; p < c->nprereqs; p++)
+				json_str(&j, git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[c->prereqs[p]]));
+			json_arr_end(&j);
+			json_obj_end(&j);
+		}
+		json_obj_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "summary");
+	json_obj_begin(&j);
+	for (size_t k = 0; k < a->ns; k++) {
+		struct counts n;
+		count(a, k, &n);
+		json_key(&j, a->s[k].name);
+		json_obj_begin(&j);
+		json_kint(&j, "commits", (int64_t)a->nrows);
+		json_kint(&j, "marked_cc_stable", (int64_t)n.marked);
+		json_kint(&j, "needed_missing", (int64_t)n.missing);
+		json_kint(&j, "present", (int64_t)n.present);
+		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
+		json_kint(&j, "not_needed", (int64_t)n.unneeded);
+		json_kint(&j, "unknown", (int64_t)n.unknown);
+		json_obj_end(&j);
+	}
+	json_obj_end(&j);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+static void free_audit(struct audit *a)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct row *r = &a->rows[i];
+		for (size_t k = 0; r->cells && k < a->ns; k++)
+			free(r->cells[k].needed_why);
+		for (size_t k = 0; k < r->npaths; k++)
+			free(r->paths[k]);
+		free(r->paths);
+		free(r->cells);
+		free(r->subject);
+		free(r->diff);
+	}
+	free(a->rows);
+	for (size_t k = 0; k < a->ns; k++) {
+		struct stable_series *s = &a->s[k];
+		free(s->tip_name);
+		free(s->in_base);
+		free(s->first_tag);
+		free(s->by_upstream);
+		free(s->pids);
+		git_tree_free(s->tip_tree);
+		for (size_t i = 0; i < s->ntexts; i++) {
+			free(s->paths[i]);
+			free(s->texts[i]);
+		}
+		free(s->paths);
+		free(s->texts);
+	}
+	free(a->s);
+	contain_free(&a->c);
+}
+
+int audit_run(struct history *h, const struct audit_opts *o)
+{
+	struct audit a;
+	char *list = xstrdup(o->series), *save = NULL;
+	int ret = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.h = h;
+	a.o = o;
+	/* every commit the audit indexes by is loaded before per-commit arrays are sized */
+	history_load_branches(h);
+	contain_init(&a.c, h);
+	ret = collect(&a);
+	for (char *name = strtok_r(list, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		a.s = xrealloc(a.s, (a.ns + 1) * sizeof(*a.s));
+		memset(&a.s[a.ns], 0, sizeof(*a.s));
+		ret = open_series(&a, &a.s[a.ns++], name);
+	}
+	for (size_t k = 0; !ret && k < a.ns; k++)
+		index_series(&a, &a.s[k]);
+	if (!ret)
+		ret = read_rows(&a);
+	if (!ret) {
+		if (o->json)
+			print_json(&a);
+		else
+			print_text(&a);
+	}
+	free_audit(&a);
+	free(list);
+	return ret;
+}

@@ -1,0 +1,202 @@
+/*
+ * Patch-id and subject matching over a history.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/stable/match.h"
+#include "patchver/engine/revs.h"
+#include "patchver/engine/treepath.h"
+#include "patchver/stable/upstream.h"
+#include "patchver/base/util.h"
+
+const char *match_kind_name(enum match_kind k)
+{
+	return k == MATCH_PATCHID ? "patch-id" : k == MATCH_SUBJECT ? "subject" : "none";
+}
+
+/* Does commit i change any of the patch's files?  (caches per path) */
+static bool touches(struct treepath_cache *caches, size_t n, const struct dag *dag,
+		    uint32_t i)
+{
+	for (size_t k = 0; k < n; k++)
+		if (treepath_touches(&caches[k], dag, i))
+			return true;
+	return false;
+}
+
+static void push(uint32_t **v, size_t *nr, size_t *alloc, uint32_t x)
+{
+	*v = xgrow(*v, alloc, *nr + 1, sizeof(**v));
+	(*v)[(*nr)++] = x;
+}
+
+/* Non-merge commits touching the patch's files (all of them if it names none). */
+static size_t candidates(struct history *h, const struct patch *p,
+			 const bool *in_range, uint32_t **out)
+{
+	struct dag *dag = &h->dag;
+	struct treepath_cache *caches = xcalloc(p->npaths + 1, sizeof(*caches));
+	size_t nr = 0, alloc = 0;
+
+	*out = NULL;
+	for (size_t k = 0; k < p->npaths; k++)
+		treepath_init(&caches[k], dag->odb, p->paths[k]);
+	for (uint32_t i = 0; i < dag->nr; i++) {
+		unsigned np;
+		if (!dag->loaded[i] || (in_range && !in_range[i]))
+			continue;
+		dag_parents(dag, i, &np);
+		if (np > 1)
+			continue;
+		if (!p->npaths || touches(caches, p->npaths, dag, i))
+			push(out, &nr, &alloc, i);
+	}
+	for (size_t k = 0; k < p->npaths; k++)
+		treepath_free(&caches[k]);
+	free(caches);
+	return nr;
+}
+
+static bool is_mainline(struct history *h, struct contain *c, uint32_t commit)
+{
+	uint32_t r = contain_first_release(c, commit);
+	return r == UINT32_MAX ? commit >= h->tag_commits
+			       : !kver_is_stable(&h->tags.v[r].ver);
+}
+
+/* The upstream commit among matches: on mainline, earliest first release. */
+static uint32_t pick_upstream(struct history *h, struct contain *c,
+			      const uint32_t *v, size_t nr)
+{
+	uint32_t best = DAG_NONE, best_rel = UINT32_MAX;
+
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t r = contain_first_release(c, v[i]);
+		if (!is_mainline(h, c, v[i]))
+			continue;
+		if (best == DAG_NONE ||
+		    (r != UINT32_MAX && (best_rel == UINT32_MAX ||
+					 tags_cmp_version(&h->tags, r, best_rel) < 0))) {
+			best = v[i];
+			best_rel = r;
+		}
+	}
+	return best != DAG_NONE ? best : (nr ? v[0] : DAG_NONE);
+}
+
+static bool same_subject(struct history *h, uint32_t commit, const char *subject)
+{
+	char *s = history_subject(h, commit);
+	bool same = !strcmp(s, subject);
+	free(s);
+	return same;
+}
+
+void match_patch(struct history *h, struct contain *c, const struct patch *p,
+		 const bool *in_range, struct match *out)
+{
+	uint32_t *cand;
+	size_t ncand = candidates(h, p, in_range, &cand), alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->upstream = DAG_NONE;
+	if (p->has_patchid) {
+		for (size_t i = 0; i < ncand; i++) {
+			git_oid id;
+			if (patch_id_of_commit(h->repo, &h->dag.oids[cand[i]], &id) &&
+			    git_oid_equal(&id, &p->patchid))
+				push(&out->commits, &out->nr, &alloc, cand[i]);
+		}
+		if (out->nr)
+			out->kind = MATCH_PATCHID;
+	}
+	if (!out->nr && p->subject && *p->subject) {
+		for (size_t i = 0; i < ncand; i++)
+			if (same_subject(h, cand[i], p->subject))
+				push(&out->commits, &out->nr, &alloc, cand[i]);
+		if (out->nr)
+			out->kind = MATCH_SUBJECT;
+	}
+	out->upstream = pick_upstream(h, c, out->commits, out->nr);
+	free(cand);
+}
+
+void match_free(struct match *m)
+{
+	free(m->commits);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Does the message name fix as its upstream commit? */
+static bool names_upstream(struct history *h, uint32_t commit, const char *fix_hex)
+{
+	char *msg = history_message(h, commit), hex[41];
+	bool yes = msg && upstream_ref(msg, hex) && !strncmp(fix_hex, hex, strlen(hex));
+
+	free(msg);
+	return yes;
+}
+
+size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
+		       const struct patch *fixp, uint32_t **out)
+{
+	struct dag *dag = &h->dag;
+	struct treepath_cache *caches = xcalloc(fixp->npaths + 1, sizeof(*caches));
+	char fix_hex[GIT_OID_HEXSZ + 1];
+	size_t nr = 0, alloc = 0;
+
+	*out = NULL;
+	git_oid_tostr(fix_hex, sizeof(fix_hex), &dag->oids[fix]);
+	for (size_t k = 0; k < fixp->npaths; k++)
+		treepath_init(&caches[k], dag->odb, fixp->paths[k]);
+	for (uint32_t i = 0; i < dag->nr; i++) {
+		uint32_t r;
+		git_oid id;
+
+		if (i == fix || !dag->loaded[i])
+			continue;
+		/* released on mainline: not a backport; unreleased: maybe one */
+		r = contain_first_release(c, i);
+		if (r != UINT32_MAX && !kver_is_stable(&h->tags.v[r].ver))
+			continue;
+		if (names_upstream(h, i, fix_hex) ||
+		    (fixp->has_patchid && touches(caches, fixp->npaths, dag, i) &&
+		     patch_id_of_commit(h->repo, &dag->oids[i], &id) &&
+		     git_oid_equal(&id, &fixp->patchid)))
+			push(out, &nr, &alloc, i);
+	}
+	for (size_t k = 0; k < fixp->npaths; k++)
+		treepath_free(&caches[k]);
+	free(caches);
+	return nr;
+}
+
+int match_range(struct history *h, const char *range, bool **mask)
+{
+	const char *dots = strstr(range, "..");
+	char *from;
+	struct rev a, b;
+	int ret;
+
+	*mask = NULL;
+	if (!dots || dots == range || !dots[2] || dots[2] == '.')
+		return error(EXIT_USAGE, "--range wants A..B, not '%s'", range);
+	from = xstrndup(range, (size_t)(dots - range));
+	ret = rev_resolve(&a, h->repo, &h->dag, from);
+	if (!ret)
+		ret = rev_resolve(&b, h->repo, &h->dag, dots + 2);
+	free(from);
+	if (ret)
+		return ret;
+	/* A..B: ancestors of B that are not ancestors of A */
+	*mask = dag_ancestors(&h->dag, &b.commit, 1);
+	{
+		bool *old = dag_ancestors(&h->dag, &a.commit, 1);
+		for (uint32_t c = 0; c < h->dag.nr; c++)
+			(*mask)[c] = (*mask)[c] && !old[c];
+		free(old);
+	}
+	return 0;
+}
