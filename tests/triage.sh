@@ -48,13 +48,19 @@ expect_eq "$(jq -r "$r.evidence_used" <<<"$j")" fixes "mm: evidence used"
 expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"fixes\") | .target.commit] | join(\" \")" <<<"$j")" "$mmbug" "mm: Fixes: resolved"
 expect_eq "$(jq -r "[$r.backports[].commit.commit] | join(\" \")" <<<"$j")" "$backport" "mm: the backport"
 expect_eq "$(jq -r "[$r.series[] | select(.affected) | .series + \":\" + (.fixed_in // \"-\")] | join(\" \")" <<<"$j")" \
-	"2.6.32:- 2.6.33:v2.6.33.2 2.6.34:v2.6.34" "mm: series"
+	"2.6.32:- 2.6.33:v2.6.33.2" "mm: series"
+# 2.6.34 shipped with the fix in its first release: not affected, not "fixed before release"
+expect_eq "$(jq -r "$r.series[] | select(.series == \"2.6.34\") | .affected" <<<"$j")" false \
+	"mm: a series released with the fix is not affected"
+expect_eq "$(jq -r "$r.confidence" <<<"$j")" certain "mm: a Fixes: trailer is certain"
 expect_eq "$(jq -r "$r.verdict" <<<"$j")" \
 	"stable candidate: affects 2.6.32 (v2.6.32–v2.6.32.11), 2.6.33 (v2.6.33–v2.6.33.1); already in v2.6.33.2; missing from 2.6.32.y" \
 	"mm: verdict"
 expect_eq "$(jq -r "$r.cc_stable.hint" <<<"$j")" "2.6.32+" "mm: Cc: stable hint"
 out=$("$PATCHVER" -C "$repo" --triage "$mmfix")
 expect_contains "$out" "verdict:          stable candidate: affects 2.6.32" "mm: text verdict"
+expect_contains "$out" "[certain, from Fixes: evidence]" "mm: text confidence"
+expect_eq "$(grep -c 'before release' <<<"$out")" 0 "mm: no series 'fixed before release'"
 
 # a Fixes: trailer with the wrong subject is flagged, and counted once
 git -C "$repo" format-patch -q --stdout -1 "$mmfix" |

@@ -28,6 +28,7 @@ static struct {
 	char *match;
 	char *patch;
 	char *range;
+	char *evidence;
 	int describe, name_rev, tags_containing, first_release;
 	int triage, patch_id;
 	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
@@ -60,9 +61,27 @@ static int pick_mode(enum report_mode *mode)
 	return 0;
 }
 
+/* --evidence message|blame|all */
+static int evidence_mode(enum evidence_mode *mode)
+{
+	static const char *const names[] = { "all", "message", "blame" };
+
+	*mode = EVIDENCE_ALL;
+	for (int i = 0; opt.evidence && i < 3; i++)
+		if (!strcmp(opt.evidence, names[i])) {
+			*mode = (enum evidence_mode)i;
+			return 0;
+		}
+	if (!opt.evidence)
+		return 0;
+	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame or all", opt.evidence);
+}
+
 static int run_triage(struct history *h, const char **revs, size_t nrevs)
 {
-	struct triage_opts o = { opt.json, opt.triage, opt.patch_id, opt.range };
+	struct triage_opts o = { opt.json, opt.triage, opt.patch_id, opt.range, EVIDENCE_ALL };
+
+	evidence_mode(&o.evidence);     /* checked before the repository was opened */
 
 	if (opt.patch)
 		return triage_patch_file(h, &o, opt.patch);
@@ -167,6 +186,8 @@ int main(int argc, const char **argv)
 		{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
 		  "is the fix for stable? introducers, affected releases and series, "
 		  "backports, verdict", NULL },
+		{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
+		  "with --triage: which evidence may decide (default all)", "message|blame|all" },
 		{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
 		  "a mail, mbox or diff ('-': stdin): find its commit by patch-id, "
 		  "then by subject", "FILE" },
@@ -312,6 +333,15 @@ int main(int argc, const char **argv)
 			    "and no other mode");
 		goto out_ctx;
 	}
+	if (opt.evidence && !opt.triage) {
+		ret = error(EXIT_USAGE, "--evidence goes with --triage");
+		goto out_ctx;
+	}
+	{
+		enum evidence_mode m;
+		if ((ret = evidence_mode(&m)))
+			goto out_ctx;
+	}
 	ropts.json = opt.json;
 	ropts.match = opt.match;
 	hopts.path = opt.dir;
@@ -343,6 +373,7 @@ out_ctx:
 	free(opt.match);
 	free(opt.patch);
 	free(opt.range);
+	free(opt.evidence);
 	free(opt.kernel_tree);
 	free(opt.accel);
 	free(opt.series);

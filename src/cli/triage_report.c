@@ -52,102 +52,199 @@ static void commit_line(struct front *f, uint32_t c, const char *indent)
 	free(subj);
 }
 
-static const char *kind_name(enum evidence_kind k)
+/* "hunks 1, 2 (fs/namei.c)": which part of the fix a group is */
+static void hunk_names(const struct triage *t, const struct triage_group *g)
 {
-	return k == EV_FIXES ? "Fixes:" : k == EV_MENTION ? "commit mention" : "blame";
+	const char *last = NULL;
+
+	printf("hunk%s ", g->nhunks == 1 ? "" : "s");
+	for (size_t i = 0; i < g->nhunks; i++)
+		printf("%s%u", i ? ", " : "", g->hunks[i] + 1);
+	for (size_t i = 0; i < t->blame.nlines; i++) {
+		const struct blamed_line *l = &t->blame.line[i];
+		bool in = false;
+		for (size_t k = 0; k < g->nhunks && !in; k++)
+			in = g->hunks[k] == l->hunk;
+		if (!in || (last && !strcmp(last, t->blame.paths[l->file])))
+			continue;
+		printf("%s%s", last ? ", " : " (", t->blame.paths[l->file]);
+		last = t->blame.paths[l->file];
+	}
+	printf("%s", last ? ")" : "");
+}
+
+static void text_verdicts(struct front *f, const struct triage *t)
+{
+	const struct triage_group *g = &t->groups[0];
+
+	printf("verdict:          %s\n", g->verdict);
+	printf("                  [%s, from %s evidence]\n", confidence_name(g->conf),
+	       g->nintro ? evidence_kind_name(g->used) : "no");
+	if (t->cc_note)
+		printf("                  %s\n", t->cc_note);
+	if (t->ngroups < 2)
+		return;
+	printf("other parts of the fix, traced by blame (weaker evidence):\n");
+	for (size_t i = 1; i < t->ngroups; i++) {
+		printf("  ");
+		hunk_names(t, &t->groups[i]);
+		printf(" [%s]:\n    %s\n", confidence_name(t->groups[i].conf), t->groups[i].verdict);
+	}
 }
 
 static void text_evidence(struct front *f, const struct triage *t)
 {
 	bool any = false;
+	size_t shown = 0, blamed = 0;
 
 	printf("introduced by:\n");
-	for (size_t i = 0; i < t->nev; i++) {
-		const struct evidence *e = &t->ev[i];
+	for (size_t i = 0; i < t->ev.nr; i++) {
+		const struct evidence *e = &t->ev.v[i];
 		if (e->kind == EV_BLAME)
 			continue;
 		any = true;
-		printf("  %-15s ", kind_name(e->kind));
+		printf("  %-15s ", e->kind == EV_NAMED ? e->phrase : evidence_kind_name(e->kind));
 		if (e->commit == DAG_NONE) {
-			printf("%s (not in this repository)\n", e->ref);
+			printf("%s%s%s (not resolved: %s)\n", e->ref, *e->ref ? " " : "",
+			       e->claimed_subject && !*e->ref ? e->claimed_subject : "",
+			       e->unresolved ? e->unresolved : "not in this repository");
 			continue;
 		}
 		commit_line(f, e->commit, "");
+		if (e->not_ancestor)
+			printf("  %-15s   not below the fix: it cannot have introduced the bug\n", "");
 		if (e->subject_mismatch)
-			printf("  %-15s   the trailer says (\"%s\")\n", "", e->claimed_subject);
+			printf("  %-15s   the %s says (\"%s\")\n", "",
+			       e->kind == EV_FIXES ? "trailer" : "message", e->claimed_subject);
 	}
 	if (!any)
-		printf("  (no Fixes: trailer or commit mention)\n");
+		printf("  (the message names no culprit: no Fixes:, \"introduced by\" or commit mention)\n");
 	printf("last changed by (blame at the fix's parent, %u lines):\n", t->blame_lines);
-	for (size_t i = 0; i < t->nev; i++) {
-		const struct evidence *e = &t->ev[i];
+	for (size_t i = 0; i < t->ev.nr; i++) {
+		const struct evidence *e = &t->ev.v[i];
 		if (e->kind != EV_BLAME)
+			continue;
+		if (blamed++ >= 12 && !(e->lines.removed + e->lines.neighbour))
 			continue;
 		printf("  %2u removed %2u beside %2u context  ", e->lines.removed,
 		       e->lines.neighbour, e->lines.context);
 		commit_line(f, e->commit, "");
+		shown++;
 		if (e->merge)
 			printf("  %33s(a merge: the lines came in with it, not the bug)\n", "");
 	}
-	printf("evidence used:    %s\n", t->have_introducers ? kind_name(t->used) : "none");
+	if (blamed > shown)
+		printf("  (%zu more, context lines only)\n", blamed - shown);
 }
 
-static void text_series(struct front *f, const struct triage *t)
+/* affected releases: consecutive ones in version order as a range */
+static void text_affected(struct front *f, const struct triage_group *g)
 {
-	printf("stable series:\n");
-	for (size_t i = 0; i < t->nseries; i++) {
-		const struct series *s = &t->series[i];
-		printf("  %-10s ", s->name);
-		if (!s->affected)
-			printf("not affected\n");
-		else if (s->first_affected == NONE)
-			printf("fixed in %s before release\n", rel(f, s->fixed_in));
-		else {
-			printf("affected %s", rel(f, s->first_affected));
-			if (s->last_affected != s->first_affected)
-				printf("..%s", rel(f, s->last_affected));
-			if (s->fixed_in != NONE)
-				printf(", fixed in %s%s%s\n", rel(f, s->fixed_in),
-				       s->fixed_by_backport ? " by backport " : "",
-				       s->fixed_by_backport && s->backport != DAG_NONE ?
-				       hex12(f, s->backport) : "");
-			else
-				printf(", no fix yet\n");
-		}
+	printf("affected:         ");
+	if (!g->naffected)
+		printf("no release\n");
+	else if (g->naffected <= 8) {
+		for (size_t i = 0; i < g->naffected; i++)
+			printf("%s%s", i ? " " : "", rel(f, g->affected[i]));
+		printf("\n");
+	} else {
+		printf("%s \u2026 %s (%zu releases)\n", rel(f, g->affected[0]),
+		       rel(f, g->affected[g->naffected - 1]), g->naffected);
 	}
 }
 
-static void text_fits(struct front *f, const struct triage *t)
+static void series_row(struct front *f, const struct series *s)
 {
-	if (!t->fits)
+	if (!s->affected || s->first_affected == NONE) {
+		printf("not affected\n");
+		return;
+	}
+	printf("affected %s", rel(f, s->first_affected));
+	if (s->last_affected != s->first_affected)
+		printf("..%s", rel(f, s->last_affected));
+	if (s->fixed_in != NONE)
+		printf(", fixed in %s%s%s\n", rel(f, s->fixed_in),
+		       s->fixed_by_backport ? " by backport " : "",
+		       s->fixed_by_backport && s->backport != DAG_NONE ?
+		       hex12(f, s->backport) : "");
+	else
+		printf(", no fix yet\n");
+}
+
+/* Series in a row that are not affected collapse into one line. */
+static void text_series(struct front *f, const struct triage_group *g)
+{
+	printf("stable series:\n");
+	for (size_t i = 0; i < g->nseries;) {
+		const struct series *s = &g->series[i];
+		size_t j = i;
+
+		if (!s->affected || s->first_affected == NONE) {
+			while (j + 1 < g->nseries && (!g->series[j + 1].affected ||
+			       g->series[j + 1].first_affected == NONE))
+				j++;
+		}
+		if (j > i)
+			printf("  %s \u2026 %s  not affected (%zu series)\n", s->name,
+			       g->series[j].name, j - i + 1);
+		else {
+			printf("  %-10s ", s->name);
+			series_row(f, s);
+		}
+		i = j + 1;
+	}
+}
+
+static bool same_fit(const struct release_fit *a, const struct release_fit *b)
+{
+	if (a->applies != b->applies || a->nprereqs != b->nprereqs)
+		return false;
+	for (size_t k = 0; k < a->nprereqs; k++)
+		if (a->prereqs[k] != b->prereqs[k])
+			return false;
+	return true;
+}
+
+/* Releases in a row with the same answer collapse into one line. */
+static void text_fits(struct front *f, const struct triage_group *g)
+{
+	if (!g->fits)
 		return;
 	printf("applies to:\n");
-	for (size_t i = 0; i < t->naffected; i++) {
-		const struct release_fit *fit = &t->fits[i];
-		printf("  %-14s %s\n", rel(f, fit->tag), fit->applies ? "yes" :
+	for (size_t i = 0; i < g->naffected;) {
+		const struct release_fit *fit = &g->fits[i];
+		size_t j = i;
+		char name[64];
+
+		while (j + 1 < g->naffected && same_fit(fit, &g->fits[j + 1]))
+			j++;
+		if (j > i + 1)
+			snprintf(name, sizeof(name), "%s \u2026 %s", rel(f, fit->tag),
+				 rel(f, g->fits[j].tag));
+		else
+			snprintf(name, sizeof(name), "%s", rel(f, fit->tag));
+		printf("  %-14s %s\n", name, fit->applies ? "yes" :
 		       fit->nprereqs ? "no; first needs:" : "no");
 		for (size_t k = 0; k < fit->nprereqs; k++)
 			commit_line(f, fit->prereqs[k], "    ");
+		i = j > i + 1 ? j + 1 : i + 1;
 	}
 }
 
 static void print_triage_text(struct front *f, const struct triage *t)
 {
+	const struct triage_group *g = &t->groups[0];
+
 	printf("fix:              ");
 	commit_line(f, t->fix, "");
+	text_verdicts(f, t);
 	text_evidence(f, t);
-	printf("affected:         ");
-	for (size_t i = 0; i < t->naffected; i++)
-		printf("%s%s", i ? " " : "", rel(f, t->affected[i]));
-	printf("%s\n", t->naffected ? "" : "no release");
-	text_series(f, t);
+	text_affected(f, g);
+	text_series(f, g);
 	printf("backports:        %s\n", t->nbackports ? "" : "none found");
 	for (size_t i = 0; i < t->nbackports; i++)
 		commit_line(f, t->backports[i], "  ");
-	text_fits(f, t);
-	printf("verdict:          %s\n", t->verdict);
-	if (t->cc_note)
-		printf("                  %s\n", t->cc_note);
+	text_fits(f, g);
 }
 
 static void json_commit(struct front *f, const char *key, uint32_t c)
@@ -176,16 +273,20 @@ static void json_evidence(struct front *f, const struct triage *t)
 
 	json_key(j, "evidence");
 	json_arr_begin(j);
-	for (size_t i = 0; i < t->nev; i++) {
-		const struct evidence *e = &t->ev[i];
+	for (size_t i = 0; i < t->ev.nr; i++) {
+		const struct evidence *e = &t->ev.v[i];
 		json_obj_begin(j);
-		json_kstr(j, "kind", e->kind == EV_FIXES ? "fixes" :
-			  e->kind == EV_MENTION ? "mention" : "blame");
+		json_kstr(j, "kind", evidence_kind_key(e->kind));
 		json_kstr(j, "ref", e->ref);
 		json_commit(f, "target", e->commit);
+		if (e->phrase)
+			json_kstr(j, "phrase", e->phrase);
+		if (e->unresolved)
+			json_kstr(j, "unresolved", e->unresolved);
 		if (e->claimed_subject)
 			json_kstr(j, "claimed_subject", e->claimed_subject);
 		json_kbool(j, "subject_mismatch", e->subject_mismatch);
+		json_kbool(j, "not_ancestor", e->not_ancestor);
 		json_kbool(j, "merge", e->merge);
 		if (e->kind == EV_BLAME) {
 			json_kint(j, "removed_lines", e->lines.removed);
@@ -195,21 +296,20 @@ static void json_evidence(struct front *f, const struct triage *t)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_kstr(j, "evidence_used", t->have_introducers ?
-		  (t->used == EV_FIXES ? "fixes" : t->used == EV_MENTION ? "mention" : "blame") : NULL);
 }
 
-static void json_series(struct front *f, const struct triage *t)
+static void json_series(struct front *f, const struct triage_group *g)
 {
 	struct json *j = &f->json;
 
 	json_key(j, "series");
 	json_arr_begin(j);
-	for (size_t i = 0; i < t->nseries; i++) {
-		const struct series *s = &t->series[i];
+	for (size_t i = 0; i < g->nseries; i++) {
+		const struct series *s = &g->series[i];
 		json_obj_begin(j);
 		json_kstr(j, "series", s->name);
-		json_kbool(j, "affected", s->affected);
+		json_kbool(j, "affected", s->affected && s->first_affected != NONE);
+		json_kbool(j, "maintained", s->maintained);
 		json_kstr(j, "first_affected", rel(f, s->first_affected));
 		json_kstr(j, "last_affected", rel(f, s->last_affected));
 		json_kstr(j, "fixed_in", rel(f, s->fixed_in));
@@ -219,21 +319,21 @@ static void json_series(struct front *f, const struct triage *t)
 	json_arr_end(j);
 }
 
-static void json_fits(struct front *f, const struct triage *t)
+static void json_fits(struct front *f, const struct triage_group *g)
 {
 	struct json *j = &f->json;
 
 	json_key(j, "applies");
 	json_arr_begin(j);
-	for (size_t i = 0; t->fits && i < t->naffected; i++) {
+	for (size_t i = 0; g->fits && i < g->naffected; i++) {
 		json_obj_begin(j);
-		json_kstr(j, "release", rel(f, t->fits[i].tag));
-		json_kbool(j, "applies", t->fits[i].applies);
+		json_kstr(j, "release", rel(f, g->fits[i].tag));
+		json_kbool(j, "applies", g->fits[i].applies);
 		json_key(j, "prerequisites");
 		json_arr_begin(j);
-		for (size_t k = 0; k < t->fits[i].nprereqs; k++) {
+		for (size_t k = 0; k < g->fits[i].nprereqs; k++) {
 			json_obj_begin(j);
-			json_commit(f, "commit", t->fits[i].prereqs[k]);
+			json_commit(f, "commit", g->fits[i].prereqs[k]);
 			json_obj_end(j);
 		}
 		json_arr_end(j);
@@ -242,18 +342,45 @@ static void json_fits(struct front *f, const struct triage *t)
 	json_arr_end(j);
 }
 
+/* One group's verdict: its hunks, evidence, confidence and releases. */
+static void json_group(struct front *f, const struct triage *t, const struct triage_group *g)
+{
+	struct json *j = &f->json;
+
+	json_key(j, "hunks");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->nhunks; i++)
+		json_int(j, g->hunks[i] + 1);
+	json_arr_end(j);
+	json_kstr(j, "evidence_used", g->nintro ? evidence_kind_key(g->used) : NULL);
+	json_kstr(j, "confidence", confidence_name(g->conf));
+	json_key(j, "introducers");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->nintro; i++) {
+		json_obj_begin(j);
+		json_commit(f, "commit", t->ev.v[g->intro[i]].commit);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_kstr(j, "blame_oldest", rel(f, g->oldest));
+	json_kstr(j, "blame_newest", rel(f, g->newest));
+	json_key(j, "affected");
+	json_arr_begin(j);
+	for (size_t i = 0; i < g->naffected; i++)
+		json_str(j, rel(f, g->affected[i]));
+	json_arr_end(j);
+	json_kstr(j, "verdict", g->verdict);
+}
+
 static void print_triage_json(struct front *f, const struct triage *t)
 {
 	struct json *j = &f->json;
 
 	json_commit(f, "fix", t->fix);
 	json_evidence(f, t);
-	json_key(j, "affected");
-	json_arr_begin(j);
-	for (size_t i = 0; i < t->naffected; i++)
-		json_str(j, rel(f, t->affected[i]));
-	json_arr_end(j);
-	json_series(f, t);
+	/* the headline group at the top level; every group under "groups" */
+	json_group(f, t, &t->groups[0]);
+	json_series(f, &t->groups[0]);
 	json_key(j, "backports");
 	json_arr_begin(j);
 	for (size_t i = 0; i < t->nbackports; i++) {
@@ -262,20 +389,27 @@ static void print_triage_json(struct front *f, const struct triage *t)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_fits(f, t);
+	json_fits(f, &t->groups[0]);
 	json_key(j, "cc_stable");
 	json_obj_begin(j);
-	json_kbool(j, "present", t->cc_stable);
-	json_kstr(j, "hint", *t->cc_hint ? t->cc_hint : NULL);
+	json_kbool(j, "present", t->ev.cc_stable);
+	json_kstr(j, "hint", *t->ev.cc_hint ? t->ev.cc_hint : NULL);
 	json_kstr(j, "note", t->cc_note);
 	json_obj_end(j);
-	json_kstr(j, "verdict", t->verdict);
+	json_key(j, "groups");
+	json_arr_begin(j);
+	for (size_t i = 0; i < t->ngroups; i++) {
+		json_obj_begin(j);
+		json_group(f, t, &t->groups[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 static void do_triage(struct front *f, uint32_t fix, const struct patch *mail)
 {
 	struct triage t;
-	int ret = triage_run(&t, f->h, &f->contain, fix, mail);
+	int ret = triage_run(&t, f->h, &f->contain, fix, mail, f->o->evidence);
 
 	if (ret) {
 		if (!f->ret)

@@ -544,14 +544,14 @@ static void triage_view(struct bb *b, struct triage_view *tv)
 		return;
 	history_load_branches(b->h);
 	contain_init(&c, b->h);
-	if (triage_run(&t, b->h, &c, b->fix.commit, NULL) == 0) {
+	if (triage_run(&t, b->h, &c, b->fix.commit, NULL, EVIDENCE_ALL) == 0) {
 		tv->have = true;
-		tv->affected = xmalloc((t.naffected + 1) * sizeof(*tv->affected));
-		for (size_t i = 0; i < t.naffected; i++)
-			if (!kver_is_stable(&b->h->tags.v[t.affected[i]].ver))
-				tv->affected[tv->naffected++] = t.affected[i];
-		for (size_t i = 0; i < t.nev; i++)
-			tv->names_culprit = tv->names_culprit || t.ev[i].commit == b->reg.commit;
+		tv->affected = xmalloc((t.groups[0].naffected + 1) * sizeof(*tv->affected));
+		for (size_t i = 0; i < t.groups[0].naffected; i++)
+			if (!kver_is_stable(&b->h->tags.v[t.groups[0].affected[i]].ver))
+				tv->affected[tv->naffected++] = t.groups[0].affected[i];
+		for (size_t i = 0; i < t.ev.nr; i++)
+			tv->names_culprit = tv->names_culprit || t.ev.v[i].commit == b->reg.commit;
 		triage_free(&t);
 	}
 	contain_free(&c);

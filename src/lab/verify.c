@@ -144,7 +144,7 @@ static bool same_series(const struct kver *a, const struct kver *b)
 static int scenario_releases(struct verify *v, const struct triage *t)
 {
 	const struct tag_table *tt = &v->h->tags;
-	uint32_t control = control_before(tt, t->affected[0]);
+	uint32_t control = control_before(tt, t->groups[0].affected[0]);
 	struct kpatch *fix;
 	git_oid commit;
 	int ret = 0;
@@ -156,13 +156,13 @@ static int scenario_releases(struct verify *v, const struct triage *t)
 			return ret;
 		add(v, xstrdup(tag_name(v, control)), "control: last release before the bug", &commit);
 	}
-	for (size_t i = 0; i < t->naffected; i++) {
-		const struct release_fit *f = &t->fits[i];
-		uint32_t tag = t->affected[i];
+	for (size_t i = 0; i < t->groups[0].naffected; i++) {
+		const struct release_fit *f = &t->groups[0].fits[i];
+		uint32_t tag = t->groups[0].affected[i];
 		const struct kver *ver = &tt->v[tag].ver;
 		struct candidate *c;
-		bool newest_stable = kver_is_stable(ver) && (i + 1 == t->naffected ||
-			!same_series(&tt->v[t->affected[i + 1]].ver, ver));
+		bool newest_stable = kver_is_stable(ver) && (i + 1 == t->groups[0].naffected ||
+			!same_series(&tt->v[t->groups[0].affected[i + 1]].ver, ver));
 
 		if (kver_is_stable(ver) && !newest_stable)
 			continue;
@@ -199,7 +199,7 @@ static int scenario_model(struct verify *v, const struct triage *t)
 	const char *dir = v->o->series_dir;
 	char *pattern = dir ? xstrfmt("%s/*.patch", dir) : xstrfmt("%s/kernel/*.patch", v->lab.guest);
 	const git_oid *base = &v->lab.tree.base;
-	uint32_t control = control_before(&v->h->tags, t->affected[0]);
+	uint32_t control = control_before(&v->h->tags, t->groups[0].affected[0]);
 	struct kpatch *model = NULL, *fix = NULL;
 	struct candidate *c;
 	glob_t g;
@@ -223,11 +223,11 @@ static int scenario_model(struct verify *v, const struct triage *t)
 		c->models = xstrdup(tag_name(v, control));
 	}
 	c = add(v, xstrdup("bug"), "first release with the bug: the bug must show", base);
-	c->models = xstrdup(tag_name(v, t->affected[0]));
+	c->models = xstrdup(tag_name(v, t->groups[0].affected[0]));
 	add_patch(c, model);
 	expect_bug(v, c);
 	c = add(v, xstrdup("bug+fix"), "first release with the bug, fix applied", base);
-	c->models = xstrdup(tag_name(v, t->affected[0]));
+	c->models = xstrdup(tag_name(v, t->groups[0].affected[0]));
 	add_patch(c, model);
 	add_patch(c, fix);
 	if (t->fix_first != UINT32_MAX) {
@@ -335,10 +335,10 @@ static int derive(struct verify *v)
 
 	history_load_branches(v->h);
 	contain_init(&c, v->h);
-	ret = triage_run(&t, v->h, &c, v->fix, NULL);
-	if (!ret && !t.naffected)
+	ret = triage_run(&t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
+	if (!ret && !t.groups[0].naffected)
 		ret = error(EXIT_NOT_CONFIRMED, "the triage finds no release with the bug "
-			    "(%s): nothing to verify", t.verdict);
+			    "(%s): nothing to verify", t.groups[0].verdict);
 	if (!ret) {
 		bool releases = tree_has_fix(v);
 		v->scenario = releases ? "releases" : "model";

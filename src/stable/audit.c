@@ -327,15 +327,15 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 {
 	const struct tag_table *tt = &a->h->tags;
 
-	for (size_t i = 0; i < t->nev; i++) {
-		const struct evidence *e = &t->ev[i];
+	for (size_t i = 0; i < t->ev.nr; i++) {
+		const struct evidence *e = &t->ev.v[i];
 		if (e->commit == DAG_NONE || e->kind == EV_BLAME)
 			continue;
 		if (s->in_base[e->commit]) {
 			cell->needed = 'N';
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s is in %s",
-				 e->kind == EV_FIXES ? "Fixes:" : "mentions", e->ref,
+				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "names" : "mentions", e->ref,
 				 tt->v[s->base_tag].shortname);
 			return;
 		}
@@ -344,7 +344,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 			cell->needed = 'n';
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s came later (%s)",
-				 e->kind == EV_FIXES ? "Fixes:" : "mentions", e->ref,
+				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "names" : "mentions", e->ref,
 				 first == UINT32_MAX ? "in no release" : tt->v[first].shortname);
 		}
 	}
@@ -440,11 +440,11 @@ static int read_rows(struct audit *a)
 
 		if (ret)
 			return ret;
-		r->mark = t.cc_stable ? 'C' : '-';
-		for (size_t k = 0; k < t.nev && r->mark == '-'; k++)
-			if (t.ev[k].kind == EV_FIXES)
+		r->mark = t.ev.cc_stable ? 'C' : '-';
+		for (size_t k = 0; k < t.ev.nr && r->mark == '-'; k++)
+			if (t.ev.v[k].kind == EV_FIXES)
 				r->mark = 'F';
-		snprintf(r->hint, sizeof(r->hint), "%s", t.cc_hint);
+		snprintf(r->hint, sizeof(r->hint), "%s", t.ev.cc_hint);
 		r->subject = history_subject(a->h, r->commit);
 		r->diff = xstrdup(t.fixp.diff);
 		r->paths = t.fixp.paths;

@@ -1,18 +1,19 @@
 /*
- * Blaming the lines a diff touches.
+ * Blaming the lines a diff touches: which preimage lines, of what kind,
+ * and who last changed each (lineblame).
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/engine/lineblame.h"
 #include "patchver/stable/blame.h"
 #include "patchver/base/util.h"
 
-enum line_kind { LINE_CONTEXT, LINE_NEIGHBOUR, LINE_REMOVED };
-
 struct want {
 	size_t line;
-	enum line_kind kind;
+	enum blame_kind kind;
+	unsigned hunk;
 };
 
 struct file_lines {
@@ -21,7 +22,7 @@ struct file_lines {
 	size_t nr, alloc;
 };
 
-static void want(struct file_lines *f, size_t line, enum line_kind kind)
+static void want(struct file_lines *f, size_t line, enum blame_kind kind, unsigned hunk)
 {
 	/* a line may be wanted twice (context, then neighbour): keep the strongest */
 	for (size_t i = f->nr; i-- > 0 && i + 8 >= f->nr;) {
@@ -33,6 +34,7 @@ static void want(struct file_lines *f, size_t line, enum line_kind kind)
 	}
 	f->v = xgrow(f->v, &f->alloc, f->nr + 1, sizeof(*f->v));
 	f->v[f->nr].line = line;
+	f->v[f->nr].hunk = hunk;
 	f->v[f->nr++].kind = kind;
 }
 
@@ -41,7 +43,7 @@ static void want(struct file_lines *f, size_t line, enum line_kind kind)
  * run with no removal beside it marks its neighbours.
  */
 static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline,
-			     long before, long after)
+			     long before, long after, unsigned hunk)
 {
 	bool in_block = false, block_removes = false;
 	size_t block_start = oldline;
@@ -53,11 +55,11 @@ static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline
 		if (c == ' ' || c == '\n') {
 			if (in_block && !block_removes) {
 				if (block_start > 1)
-					want(f, block_start - 1, LINE_NEIGHBOUR);
-				want(f, oldline, LINE_NEIGHBOUR);
+					want(f, block_start - 1, LINE_NEIGHBOUR, hunk);
+				want(f, oldline, LINE_NEIGHBOUR, hunk);
 			}
 			in_block = false;
-			want(f, oldline, LINE_CONTEXT);   /* a neighbour stays one */
+			want(f, oldline, LINE_CONTEXT, hunk);   /* a neighbour stays one */
 			oldline++;
 			before--;
 			after--;
@@ -69,7 +71,7 @@ static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline
 			}
 			if (c == '-') {
 				block_removes = true;
-				want(f, oldline++, LINE_REMOVED);
+				want(f, oldline++, LINE_REMOVED, hunk);
 				before--;
 			} else {
 				after--;
@@ -80,15 +82,17 @@ static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline
 		p = eol ? eol + 1 : p + strlen(p);
 	}
 	if (in_block && !block_removes && block_start > 1)
-		want(f, block_start - 1, LINE_NEIGHBOUR);
+		want(f, block_start - 1, LINE_NEIGHBOUR, hunk);
 	return p;
 }
 
 /* Parse a git-format diff into the preimage lines of each file. */
-static size_t parse(const char *diff, struct file_lines **out)
+static size_t parse(const char *diff, struct file_lines **out, unsigned *nhunks)
 {
 	struct file_lines *files = NULL, *f = NULL;
 	size_t nr = 0, alloc = 0;
+
+	*nhunks = 0;
 	const char *p = diff;
 
 	while (*p) {
@@ -114,7 +118,8 @@ static size_t parse(const char *diff, struct file_lines **out)
 			}
 			/* an empty preimage range names the line before the hunk */
 			p = scan_hunk(f, eol ? eol + 1 : p + len,
-				      (size_t)(before ? start : start + 1), before, after);
+				      (size_t)(before ? start : start + 1), before, after,
+				      (*nhunks)++);
 			continue;
 		}
 		p += len + (eol ? 1 : 0);
@@ -134,58 +139,58 @@ static struct blamed *blamed_for(struct blame_result *r, const git_oid *id, size
 	return &r->v[r->nr++];
 }
 
-static int cmp_line(const void *a, const void *b)
+static int blame_file(git_repository *repo, struct dag *dag, uint32_t base,
+		      struct file_lines *f, unsigned file, struct blame_result *r,
+		      size_t *alloc)
 {
-	size_t x = ((const struct want *)a)->line, y = ((const struct want *)b)->line;
-	return x < y ? -1 : x > y;
-}
+	size_t *lines = xmalloc((f->nr + 1) * sizeof(*lines));
+	uint32_t *commits = xmalloc((f->nr + 1) * sizeof(*commits));
+	int ret;
 
-static int blame_file(git_repository *repo, const git_oid *base, struct file_lines *f,
-		      struct blame_result *r, size_t *alloc)
-{
-	git_blame_options opts;
-	git_blame *blame = NULL;
-
-	if (!f->nr)
-		return 0;
-	git_blame_options_init(&opts, GIT_BLAME_OPTIONS_VERSION);
-	qsort(f->v, f->nr, sizeof(*f->v), cmp_line);
-	opts.newest_commit = *base;
-	opts.min_line = f->v[0].line;
-	opts.max_line = f->v[f->nr - 1].line;
-	if (git_blame_file(&blame, repo, f->path, &opts) < 0)
-		return -1;
-	for (size_t i = 0; i < f->nr; i++) {
-		const git_blame_hunk *h = git_blame_get_hunk_byline(blame, f->v[i].line);
+	for (size_t i = 0; i < f->nr; i++)
+		lines[i] = f->v[i].line;
+	ret = lineblame(repo, dag, base, f->path, lines, f->nr, commits);
+	for (size_t i = 0; !ret && i < f->nr; i++) {
+		struct blamed_line *l;
 		struct blamed *b;
 
-		if (!h)
+		r->line = xrealloc(r->line, (r->nlines + 1) * sizeof(*r->line));
+		l = &r->line[r->nlines++];
+		l->file = file;
+		l->hunk = f->v[i].hunk;
+		l->line = f->v[i].line;
+		l->kind = f->v[i].kind;
+		l->commit = commits[i];
+		if (commits[i] == DAG_NONE)
 			continue;   /* beyond the end of the file */
-		b = blamed_for(r, &h->final_commit_id, alloc);
-		if (f->v[i].kind == LINE_REMOVED)
+		b = blamed_for(r, &dag->oids[commits[i]], alloc);
+		if (l->kind == LINE_REMOVED)
 			b->removed++;
-		else if (f->v[i].kind == LINE_NEIGHBOUR)
+		else if (l->kind == LINE_NEIGHBOUR)
 			b->neighbour++;
 		else
 			b->context++;
 		r->lines++;
 	}
-	git_blame_free(blame);
-	return 0;
+	free(commits);
+	free(lines);
+	return ret;
 }
 
-int blame_diff(git_repository *repo, const git_oid *base, const char *diff,
-	       struct blame_result *out)
+int blame_diff(git_repository *repo, struct dag *dag, uint32_t base,
+	       const char *diff, struct blame_result *out)
 {
 	struct file_lines *files;
-	size_t nfiles = parse(diff, &files), alloc = 0;
+	size_t nfiles, alloc = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	nfiles = parse(diff, &files, &out->nhunks);
 	for (size_t i = 0; i < nfiles && !ret; i++)
-		ret = blame_file(repo, base, &files[i], out, &alloc);
+		ret = blame_file(repo, dag, base, &files[i], (unsigned)i, out, &alloc);
+	out->paths = xmalloc((nfiles + 1) * sizeof(*out->paths));
 	for (size_t i = 0; i < nfiles; i++) {
-		free(files[i].path);
+		out->paths[out->npaths++] = files[i].path;
 		free(files[i].v);
 	}
 	free(files);
@@ -195,6 +200,10 @@ int blame_diff(git_repository *repo, const git_oid *base, const char *diff,
 void blame_result_free(struct blame_result *r)
 {
 	free(r->v);
+	free(r->line);
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -1,151 +1,19 @@
 /*
  * Stable triage of one fix: evidence, affected releases, series, verdict.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "patchver/stable/apply.h"
 #include "patchver/base/error.h"
 #include "patchver/stable/match.h"
+#include "patchver/stable/origin.h"
 #include "patchver/engine/revs.h"
 #include "patchver/stable/triage.h"
-#include "patchver/stable/upstream.h"
 #include "patchver/base/util.h"
 
 #define NONE UINT32_MAX
-
-static struct evidence *add_evidence(struct triage *t, enum evidence_kind kind)
-{
-	struct evidence *e;
-
-	t->ev = xrealloc(t->ev, (t->nev + 1) * sizeof(*t->ev));
-	e = &t->ev[t->nev++];
-	memset(e, 0, sizeof(*e));
-	e->kind = kind;
-	e->commit = DAG_NONE;
-	e->first_release = NONE;
-	return e;
-}
-
-static size_t hex_run(const char *p)
-{
-	size_t n = 0;
-	while (isxdigit((unsigned char)p[n]) && n < 40)
-		n++;
-	return isalnum((unsigned char)p[n]) ? 0 : n;
-}
-
-static bool already(const struct triage *t, uint32_t commit)
-{
-	for (size_t i = 0; i < t->nev; i++)
-		if (t->ev[i].commit == commit)
-			return true;
-	return false;
-}
-
-/* Fixes: <sha> ("subject") */
-static void fixes_line(struct triage *t, struct history *h, const char *p)
-{
-	size_t n = hex_run(p);
-	struct evidence *e;
-	const char *q;
-
-	if (n < 7)
-		return;
-	e = add_evidence(t, EV_FIXES);
-	memcpy(e->ref, p, n);
-	e->ref[n] = '\0';
-	e->commit = rev_find_hex(&h->dag, e->ref);
-	q = strstr(p + n, "(\"");
-	if (q) {
-		const char *end = strstr(q + 2, "\")");
-		e->claimed_subject = end ? xstrndup(q + 2, (size_t)(end - q - 2)) : NULL;
-	}
-	if (e->commit != DAG_NONE && e->claimed_subject) {
-		char *real = history_subject(h, e->commit);
-		e->subject_mismatch = strcmp(real, e->claimed_subject) != 0;
-		free(real);
-	}
-	/* the mail and its commit often carry the same trailer: keep one */
-	for (size_t i = 0; i + 1 < t->nev; i++) {
-		struct evidence *old = &t->ev[i];
-		if (old->kind != EV_FIXES || old->commit != e->commit ||
-		    (e->commit == DAG_NONE && strcmp(old->ref, e->ref)))
-			continue;
-		if (e->subject_mismatch && !old->subject_mismatch) {
-			free(old->claimed_subject);
-			old->claimed_subject = e->claimed_subject;
-			old->subject_mismatch = true;
-		} else {
-			free(e->claimed_subject);
-		}
-		t->nev--;
-		return;
-	}
-}
-
-/* "commit <sha>" anywhere else: a weaker hint of what broke it */
-static void mentions(struct triage *t, struct history *h, const char *line,
-		     const char *upstream_hex)
-{
-	for (const char *p = line; (p = strcasestr(p, "commit ")); p += 7) {
-		size_t n = hex_run(p + 7);
-		char hex[41];
-		uint32_t c;
-		struct evidence *e;
-
-		if (n < 8)
-			continue;
-		memcpy(hex, p + 7, n);
-		hex[n] = '\0';
-		if (upstream_hex && !strncasecmp(upstream_hex, hex, n))
-			continue;
-		c = rev_find_hex(&h->dag, hex);
-		if (c == DAG_NONE || c == t->fix || already(t, c))
-			continue;
-		e = add_evidence(t, EV_MENTION);
-		memcpy(e->ref, hex, n + 1);
-		e->commit = c;
-	}
-}
-
-static void read_message(struct triage *t, struct history *h, const char *msg)
-{
-	char up[41];
-	bool has_up = upstream_ref(msg, up);
-
-	for (const char *p = msg; p && *p;) {
-		const char *eol = strchr(p, '\n');
-		char *line = xstrndup(p, eol ? (size_t)(eol - p) : strlen(p));
-		const char *s = line;
-
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!strncasecmp(s, "fixes:", 6)) {
-			s += 6;
-			while (isspace((unsigned char)*s))
-				s++;
-			fixes_line(t, h, s);
-		} else if (!strncasecmp(s, "cc:", 3) && strcasestr(s, "stable@")) {
-			const char *hash = strchr(s, '#');
-			t->cc_stable = true;
-			if (hash) {
-				hash++;
-				while (isspace((unsigned char)*hash))
-					hash++;
-				snprintf(t->cc_hint, sizeof(t->cc_hint), "%.*s",
-					 (int)strcspn(hash, " \t"), hash);
-			}
-		} else {
-			mentions(t, h, s, has_up ? up : NULL);
-		}
-		free(line);
-		p = eol ? eol + 1 : NULL;
-	}
-}
 
 static bool is_merge(const struct dag *dag, uint32_t c)
 {
@@ -157,49 +25,24 @@ static bool is_merge(const struct dag *dag, uint32_t c)
 static int add_blame(struct triage *t, struct history *h)
 {
 	struct dag *dag = &h->dag;
-	struct blame_result r;
+	struct blame_result *r = &t->blame;
 	unsigned np;
 	const uint32_t *par = dag_parents(dag, t->fix, &np);
 
 	if (!np || !*t->fixp.diff)
 		return 0;
-	if (blame_diff(h->repo, &dag->oids[par[0]], t->fixp.diff, &r) < 0)
+	if (blame_diff(h->repo, dag, par[0], t->fixp.diff, r) < 0)
 		return error(EXIT_CORRUPT, "cannot blame the fix's lines: %s", git_errmsg());
-	blame_rank(&r);
-	t->blame_lines = r.lines;
-	for (size_t i = 0; i < r.nr; i++) {
-		struct evidence *e = add_evidence(t, EV_BLAME);
-		git_oid_tostr(e->ref, sizeof(e->ref), &r.v[i].commit);
-		e->commit = rev_find_hex(dag, e->ref);
-		e->lines = r.v[i];
+	blame_rank(r);
+	t->blame_lines = r->lines;
+	for (size_t i = 0; i < r->nr; i++) {
+		struct evidence *e = evidence_add(&t->ev, EV_BLAME);
+		git_oid_tostr(e->ref, sizeof(e->ref), &r->v[i].commit);
+		e->commit = dag_find(dag, &r->v[i].commit);
+		e->lines = r->v[i];
 		e->merge = e->commit != DAG_NONE && is_merge(dag, e->commit);
 	}
-	blame_result_free(&r);
 	return 0;
-}
-
-/* Is ev an introducer under the evidence kind that decided? */
-static bool introduces(const struct triage *t, const struct evidence *e)
-{
-	if (!t->have_introducers || e->kind != t->used || e->commit == DAG_NONE)
-		return false;
-	if (e->kind == EV_BLAME)
-		return !e->merge && e->lines.removed + e->lines.neighbour > 0;
-	return true;
-}
-
-static void choose_evidence(struct triage *t)
-{
-	static const enum evidence_kind order[] = { EV_FIXES, EV_MENTION, EV_BLAME };
-
-	for (size_t k = 0; k < 3; k++) {
-		t->used = order[k];
-		t->have_introducers = true;
-		for (size_t i = 0; i < t->nev; i++)
-			if (introduces(t, &t->ev[i]))
-				return;
-	}
-	t->have_introducers = false;
 }
 
 /* Mark in set[] every tag containing commit. */
@@ -225,8 +68,10 @@ static bool tag_contains(struct contain *c, uint32_t tag, uint32_t commit)
 	return yes;
 }
 
-static void build_series(struct triage *t, struct history *h, const bool *intro,
-			 const bool *fixed, struct contain *c)
+/* A series is maintained when it has stable releases: vX.Y.Z tags. */
+static void build_series(struct triage_group *g, const struct triage *t,
+			 struct history *h, const bool *intro, const bool *fixed,
+			 struct contain *c)
 {
 	const struct tag_table *tt = &h->tags;
 
@@ -237,8 +82,8 @@ static void build_series(struct triage *t, struct history *h, const bool *intro,
 
 		if (kver_is_rc(bv) || kver_is_stable(bv))
 			continue;
-		t->series = xrealloc(t->series, (t->nseries + 1) * sizeof(*t->series));
-		s = &t->series[t->nseries++];
+		g->series = xrealloc(g->series, (g->nseries + 1) * sizeof(*g->series));
+		s = &g->series[g->nseries++];
 		memset(s, 0, sizeof(*s));
 		kver_series(bv, s->name, sizeof(s->name));
 		s->base = base;
@@ -252,6 +97,7 @@ static void build_series(struct triage *t, struct history *h, const bool *intro,
 			if (!kver_same_base(v, bv) || kver_is_rc(v))
 				continue;
 			s->tags[s->ntags++] = tag;
+			s->maintained |= kver_is_stable(v);
 			if (!s->affected)
 				continue;
 			if (intro[tag] && !fixed[tag]) {
@@ -272,65 +118,63 @@ static void build_series(struct triage *t, struct history *h, const bool *intro,
 }
 
 /*
- * For each affected release: does the fix apply there?  If not, which of
- * the commits that last changed its hunks' lines (the blame evidence,
- * already computed) does the release lack: its prerequisites.
+ * For each affected release of the headline: does the fix apply there?
+ * If not, which of the commits that last changed its hunks' lines (the
+ * blame evidence, already computed) does the release lack: its
+ * prerequisites.
  */
 static int apply_check(struct triage *t, struct history *h, struct contain *c)
 {
+	struct triage_group *g = &t->groups[0];
 	bool **has = NULL;      /* has[k][tag]: release tag carries blamed commit k */
 
-	if (!t->naffected || !*t->fixp.diff)
+	if (!g->naffected || !*t->fixp.diff)
 		return 0;
-	has = xcalloc(t->nev + 1, sizeof(*has));
-	for (size_t k = 0; k < t->nev; k++) {
-		if (t->ev[k].kind != EV_BLAME || t->ev[k].commit == DAG_NONE)
+	has = xcalloc(t->ev.nr + 1, sizeof(*has));
+	for (size_t k = 0; k < t->ev.nr; k++) {
+		if (t->ev.v[k].kind != EV_BLAME || t->ev.v[k].commit == DAG_NONE)
 			continue;
 		has[k] = xcalloc(h->tags.nr + 1, 1);
-		mark_tags(c, t->ev[k].commit, has[k]);
+		mark_tags(c, t->ev.v[k].commit, has[k]);
 	}
-	t->fits = xcalloc(t->naffected, sizeof(*t->fits));
-	for (size_t i = 0; i < t->naffected; i++) {
-		struct release_fit *f = &t->fits[i];
-		uint32_t commit = h->tags.v[t->affected[i]].commit;
+	g->fits = xcalloc(g->naffected, sizeof(*g->fits));
+	for (size_t i = 0; i < g->naffected; i++) {
+		struct release_fit *f = &g->fits[i];
+		uint32_t commit = h->tags.v[g->affected[i]].commit;
 		char *why = NULL;
 
-		f->tag = t->affected[i];
+		f->tag = g->affected[i];
 		f->applies = apply_to_tree(h->repo, &h->dag.trees[commit], t->fixp.diff, NULL, &why) == 0;
 		free(why);
-		for (size_t k = 0; !f->applies && k < t->nev; k++) {
+		for (size_t k = 0; !f->applies && k < t->ev.nr; k++) {
 			if (!has[k] || has[k][f->tag])
 				continue;
 			f->prereqs = xrealloc(f->prereqs, (f->nprereqs + 1) * sizeof(uint32_t));
-			f->prereqs[f->nprereqs++] = t->ev[k].commit;
+			f->prereqs[f->nprereqs++] = t->ev.v[k].commit;
 		}
 	}
-	for (size_t k = 0; k < t->nev; k++)
+	for (size_t k = 0; k < t->ev.nr; k++)
 		free(has[k]);
 	free(has);
 	return 0;
 }
 
-static void find_affected(struct triage *t, struct history *h, struct contain *c)
+/* The releases carrying one of g's introducers and neither the fix nor a backport. */
+static void find_affected(struct triage_group *g, const struct triage *t,
+			  struct history *h, struct contain *c, const bool *fixed)
 {
-	size_t ntags = h->tags.nr;
-	bool *intro = xcalloc(ntags + 1, 1), *fixed = xcalloc(ntags + 1, 1);
+	bool *intro = xcalloc(h->tags.nr + 1, 1);
 
-	for (size_t i = 0; i < t->nev; i++)
-		if (introduces(t, &t->ev[i]))
-			mark_tags(c, t->ev[i].commit, intro);
-	mark_tags(c, t->fix, fixed);
-	for (size_t b = 0; b < t->nbackports; b++)
-		mark_tags(c, t->backports[b], fixed);
-	t->affected = xmalloc((h->tags.nreleases + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < g->nintro; i++)
+		mark_tags(c, t->ev.v[g->intro[i]].commit, intro);
+	g->affected = xmalloc((h->tags.nreleases + 1) * sizeof(uint32_t));
 	for (size_t r = 0; r < h->tags.nreleases; r++) {
 		uint32_t tag = h->tags.releases[r];
 		if (intro[tag] && !fixed[tag])
-			t->affected[t->naffected++] = tag;
+			g->affected[g->naffected++] = tag;
 	}
-	build_series(t, h, intro, fixed, c);
+	build_series(g, t, h, intro, fixed, c);
 	free(intro);
-	free(fixed);
 }
 
 int triage_read(struct triage *t, struct history *h, uint32_t fix)
@@ -341,13 +185,14 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return error(EXIT_CORRUPT, "cannot read the diff of %s: %s",
 			     git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
-	read_message(t, h, t->fixp.message);
+	evidence_read(&t->ev, h, fix, t->fixp.message, t->fixp.diff);
 	return 0;
 }
 
 int triage_run(struct triage *t, struct history *h, struct contain *c,
-	       uint32_t fix, const struct patch *mail)
+	       uint32_t fix, const struct patch *mail, enum evidence_mode mode)
 {
+	bool *fixed;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -355,37 +200,51 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return error(EXIT_CORRUPT, "cannot read the fix's diff: %s", git_errmsg());
 	t->fix_first = contain_first_release(c, fix);
-	read_message(t, h, t->fixp.message);
+	evidence_read(&t->ev, h, fix, t->fixp.message, t->fixp.diff);
 	if (mail)
-		read_message(t, h, mail->message);
+		evidence_read(&t->ev, h, fix, mail->message, t->fixp.diff);
 	if ((ret = add_blame(t, h)))
 		return ret;
-	for (size_t i = 0; i < t->nev; i++)
-		if (t->ev[i].commit != DAG_NONE)
-			t->ev[i].first_release = contain_first_release(c, t->ev[i].commit);
-	choose_evidence(t);
+	for (size_t i = 0; i < t->ev.nr; i++)
+		if (t->ev.v[i].commit != DAG_NONE)
+			t->ev.v[i].first_release = contain_first_release(c, t->ev.v[i].commit);
+	origin_group(t, h, mode);
 	t->nbackports = match_backports(h, c, fix, &t->fixp, &t->backports);
-	find_affected(t, h, c);
+	fixed = xcalloc(h->tags.nr + 1, 1);
+	mark_tags(c, t->fix, fixed);
+	for (size_t b = 0; b < t->nbackports; b++)
+		mark_tags(c, t->backports[b], fixed);
+	for (size_t i = 0; i < t->ngroups; i++)
+		find_affected(&t->groups[i], t, h, c, fixed);
+	free(fixed);
 	apply_check(t, h, c);
 	triage_verdict(t, h);
 	return 0;
 }
 
+static void group_free(struct triage_group *g)
+{
+	free(g->hunks);
+	free(g->intro);
+	free(g->affected);
+	for (size_t i = 0; g->fits && i < g->naffected; i++)
+		free(g->fits[i].prereqs);
+	free(g->fits);
+	for (size_t i = 0; i < g->nseries; i++)
+		free(g->series[i].tags);
+	free(g->series);
+	free(g->verdict);
+}
+
 void triage_free(struct triage *t)
 {
 	patch_free(&t->fixp);
-	for (size_t i = 0; i < t->nev; i++)
-		free(t->ev[i].claimed_subject);
-	free(t->ev);
+	evidence_list_free(&t->ev);
+	blame_result_free(&t->blame);
 	free(t->backports);
-	free(t->affected);
-	for (size_t i = 0; t->fits && i < t->naffected; i++)
-		free(t->fits[i].prereqs);
-	free(t->fits);
-	for (size_t i = 0; i < t->nseries; i++)
-		free(t->series[i].tags);
-	free(t->series);
-	free(t->verdict);
+	for (size_t i = 0; i < t->ngroups; i++)
+		group_free(&t->groups[i]);
+	free(t->groups);
 	free(t->cc_note);
 	memset(t, 0, sizeof(*t));
 }

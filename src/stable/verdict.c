@@ -16,13 +16,13 @@ static const char *tag_name(const struct history *h, uint32_t t)
 }
 
 /* The earliest release that carries an introducer. */
-static uint32_t first_bad(const struct triage *t, const struct history *h)
+static uint32_t first_bad(const struct triage_group *g, const struct history *h)
 {
 	uint32_t best = NONE;
 
-	for (size_t i = 0; i < t->naffected; i++)
-		if (best == NONE || tags_cmp_version(&h->tags, t->affected[i], best) < 0)
-			best = t->affected[i];
+	for (size_t i = 0; i < g->naffected; i++)
+		if (best == NONE || tags_cmp_version(&h->tags, g->affected[i], best) < 0)
+			best = g->affected[i];
 	return best;
 }
 
@@ -43,9 +43,10 @@ static void when_introduced(struct sbuf *sb, const struct history *h, uint32_t t
 		sbuf_addf(sb, "introduced in %s", tag_name(h, tag));
 }
 
-static void not_for_stable(struct triage *t, const struct history *h, struct sbuf *sb)
+static void not_for_stable(const struct triage *t, const struct triage_group *g,
+			   const struct history *h, struct sbuf *sb)
 {
-	uint32_t bad = first_bad(t, h);
+	uint32_t bad = first_bad(g, h);
 
 	sbuf_adds(sb, "not for stable: ");
 	if (bad == NONE) {
@@ -63,64 +64,117 @@ static void not_for_stable(struct triage *t, const struct history *h, struct sbu
 	sbuf_adds(sb, "; no released kernel affected");
 }
 
-static void stable_candidate(struct triage *t, const struct history *h, struct sbuf *sb)
+/* Series lists: every one when few, else the first and last and a count. */
+static void series_list(struct sbuf *sb, const struct history *h,
+			const struct series *const *v, size_t n, bool with_tags)
 {
-	struct sbuf have = SBUF_INIT, missing = SBUF_INIT;
-	bool first = true;
-
-	sbuf_adds(sb, "stable candidate: affects ");
-	for (size_t i = 0; i < t->nseries; i++) {
-		const struct series *s = &t->series[i];
-		if (!s->affected || s->first_affected == NONE)
+	for (size_t i = 0; i < n; i++) {
+		const struct series *s = v[i];
+		if (n > 4 && i == 1) {
+			sbuf_addf(sb, " \u2026 ");
+			i = n - 1;
+			s = v[i];
+		} else if (i) {
+			sbuf_adds(sb, ", ");
+		}
+		sbuf_adds(sb, s->name);
+		if (!with_tags)
 			continue;
-		sbuf_addf(sb, "%s%s (%s", first ? "" : ", ", s->name,
-			  tag_name(h, s->first_affected));
+		sbuf_addf(sb, " (%s", tag_name(h, s->first_affected));
 		if (s->last_affected != s->first_affected)
 			sbuf_addf(sb, "\u2013%s", tag_name(h, s->last_affected));
 		sbuf_adds(sb, ")");
-		first = false;
-		if (s->fixed_in != NONE)
-			sbuf_addf(&have, "%s%s", have.len ? ", " : "", tag_name(h, s->fixed_in));
-		else if (s->ntags > 1)
-			sbuf_addf(&missing, "%s%s.y", missing.len ? ", " : "", s->name);
 	}
-	if (have.len)
-		sbuf_addf(sb, "; already in %s", have.buf);
-	if (missing.len)
-		sbuf_addf(sb, "; missing from %s", missing.buf);
-	sbuf_free(&have);
-	sbuf_free(&missing);
+	if (n > 4)
+		sbuf_addf(sb, " (%zu series)", n);
 }
 
-static bool final_affected(const struct triage *t, const struct history *h)
+static void stable_candidate(const struct triage_group *g, const struct history *h,
+			     struct sbuf *sb)
 {
-	for (size_t i = 0; i < t->naffected; i++)
-		if (!kver_is_rc(&h->tags.v[t->affected[i]].ver))
+	const struct series **aff = xcalloc(g->nseries + 1, sizeof(*aff));
+	const struct series **missing = xcalloc(g->nseries + 1, sizeof(*missing));
+	struct sbuf have = SBUF_INIT;
+	size_t naff = 0, nmissing = 0;
+
+	for (size_t i = 0; i < g->nseries; i++) {
+		const struct series *s = &g->series[i];
+		if (!s->affected || s->first_affected == NONE)
+			continue;
+		aff[naff++] = s;
+		if (s->fixed_in != NONE)
+			sbuf_addf(&have, "%s%s", have.len ? ", " : "", tag_name(h, s->fixed_in));
+		else if (s->maintained)
+			missing[nmissing++] = s;
+	}
+	sbuf_adds(sb, "stable candidate: affects ");
+	series_list(sb, h, aff, naff, true);
+	if (have.len)
+		sbuf_addf(sb, "; already in %s", have.buf);
+	if (nmissing) {
+		sbuf_adds(sb, "; missing from ");
+		for (size_t i = 0; i < nmissing; i++)
+			sbuf_addf(sb, "%s%s.y", i ? ", " : "", missing[i]->name);
+	}
+	sbuf_free(&have);
+	free(aff);
+	free(missing);
+}
+
+static bool final_affected(const struct triage_group *g, const struct history *h)
+{
+	for (size_t i = 0; i < g->naffected; i++)
+		if (!kver_is_rc(&h->tags.v[g->affected[i]].ver))
 			return true;
 	return false;
 }
 
-void triage_verdict(struct triage *t, const struct history *h)
+/* The group's verdict; true if released kernels are affected. */
+static bool group_verdict(const struct triage *t, struct triage_group *g,
+			  const struct history *h)
 {
-	struct sbuf sb = SBUF_INIT, cc = SBUF_INIT;
-	bool stable = t->have_introducers && final_affected(t, h);
+	struct sbuf sb = SBUF_INIT;
+	bool stable = g->nintro && final_affected(g, h);
 
-	if (!t->have_introducers)
+	if (g->conf == CONF_UNCERTAIN && g->oldest != NONE)
+		sbuf_addf(&sb, "uncertain: the lines it changes were last changed in "
+			  "commits from %s to %s; on the likeliest introducers: ",
+			  tag_name(h, g->oldest), tag_name(h, g->newest));
+	if (!g->nintro)
 		sbuf_adds(&sb, "unknown: no introducing commit found");
 	else if (stable)
-		stable_candidate(t, h, &sb);
+		stable_candidate(g, h, &sb);
 	else
-		not_for_stable(t, h, &sb);
-	t->verdict = sb.buf;
+		not_for_stable(t, g, h, &sb);
+	g->verdict = sb.buf;
+	return stable;
+}
 
-	if (t->cc_stable && t->have_introducers && !stable)
+const char *confidence_name(enum confidence conf)
+{
+	static const char *const names[] = { "none", "uncertain", "likely", "certain" };
+	return names[conf];
+}
+
+void triage_verdict(struct triage *t, const struct history *h)
+{
+	struct sbuf cc = SBUF_INIT;
+	const struct evidence_list *ev = &t->ev;
+	bool stable = false, known = t->groups[0].nintro > 0;
+
+	for (size_t i = 0; i < t->ngroups; i++) {
+		bool s = group_verdict(t, &t->groups[i], h);
+		if (!i)
+			stable = s;
+	}
+	if (ev->cc_stable && known && !stable)
 		sbuf_adds(&cc, "Cc: stable was not needed: no released kernel had the bug");
-	else if (t->cc_stable && stable)
-		sbuf_addf(&cc, "Cc: stable is right%s%s", *t->cc_hint ? " (hint: " : "",
-			  *t->cc_hint ? t->cc_hint : "");
-	else if (!t->cc_stable && stable)
+	else if (ev->cc_stable && stable)
+		sbuf_addf(&cc, "Cc: stable is right%s%s", *ev->cc_hint ? " (hint: " : "",
+			  *ev->cc_hint ? ev->cc_hint : "");
+	else if (!ev->cc_stable && stable)
 		sbuf_adds(&cc, "no Cc: stable tag, yet released kernels have the bug");
-	if (t->cc_stable && stable && *t->cc_hint)
+	if (ev->cc_stable && stable && *ev->cc_hint)
 		sbuf_adds(&cc, ")");
 	t->cc_note = cc.buf;
 }

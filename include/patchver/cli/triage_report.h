@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "patchver/engine/history.h"
+#include "patchver/stable/triage.h"
 
 /*
  * The patch and triage front ends: mails matched to commits, triages
@@ -15,6 +16,7 @@ struct triage_opts {
 	bool triage;        /* full triage, not only the match */
 	bool patch_id;      /* only print patch-ids, as git patch-id --stable */
 	const char *range;  /* --range A..B: where --patch looks */
+	enum evidence_mode evidence;    /* --evidence: which evidence may decide */
 };
 
 /* --triage REV...  (or --patch-id REV...) */

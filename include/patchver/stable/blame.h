@@ -2,11 +2,14 @@
 #define PATCHVER_BLAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <git2.h>
+
+#include "patchver/engine/dag.h"
 
 /*
  * Who last changed the lines a fix needs, blamed at the fix's parent with
- * libgit2, limited to each hunk's lines.
+ * lineblame (git blame's answer, on the DAG), each line classified:
  *
  *   removed    lines the fix deletes or rewrites (the strongest hint)
  *   neighbour  for a hunk that only adds lines, the context line just
@@ -15,20 +18,39 @@
  *   context    every other preimage line of the hunks: what the fix needs
  *              to apply, used to find its prerequisites
  */
+enum blame_kind { LINE_CONTEXT, LINE_NEIGHBOUR, LINE_REMOVED };
+
 struct blamed {
 	git_oid commit;
 	unsigned removed, neighbour, context;
 };
 
-struct blame_result {
-	struct blamed *v;
-	size_t nr;
-	unsigned lines;             /* preimage lines blamed */
+/* One preimage line of the fix and who it blames to. */
+struct blamed_line {
+	unsigned file;              /* index of the file in the diff */
+	unsigned hunk;              /* index of the hunk in the whole diff */
+	size_t line;                /* line number at the base */
+	enum blame_kind kind;
+	uint32_t commit;            /* DAG index; DAG_NONE: beyond the file */
 };
 
-/* Blame diff's preimage lines at base.  0, or -1 with a libgit2 error. */
-int blame_diff(git_repository *repo, const git_oid *base, const char *diff,
-	       struct blame_result *out);
+struct blame_result {
+	struct blamed *v;           /* per commit, counts */
+	size_t nr;
+	unsigned lines;             /* preimage lines blamed */
+	struct blamed_line *line;   /* per line, in diff order */
+	size_t nlines;
+	unsigned nhunks;
+	char **paths;               /* the diff's files with a preimage */
+	size_t npaths;
+};
+
+/*
+ * Blame diff's preimage lines at commit base of dag (loaded).  0, or -1
+ * with a libgit2 error.
+ */
+int blame_diff(git_repository *repo, struct dag *dag, uint32_t base,
+	       const char *diff, struct blame_result *out);
 void blame_result_free(struct blame_result *r);
 
 /* Sort by removed + neighbour lines, most first (ties: by context). */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "patchver/stable/blame.h"
+#include "patchver/stable/evidence.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
 #include "patchver/stable/patch.h"
@@ -14,23 +15,24 @@
  * "Is this fix for stable?": who introduced the bug, which releases and
  * stable series carry it without the fix, which already have a backport,
  * whether the fix applies where it is missing, and a verdict.
+ *
+ * A fix may repair code of several origins (d83c49f3e36c fixes a
+ * 2.6.34-rc1 regression and, in other hunks, 2.6.12 code): its hunks are
+ * grouped by what introduced the code they change, and each group gets
+ * its own verdict, from the best evidence it has:
+ *
+ *   certain    a commit the message names (Fixes:, "introduced by <sha>",
+ *              a quoted subject) owns lines of these hunks, or of none
+ *   likely     blame: the commits owning the removed lines agree on one
+ *              release cycle (a commit mention only: also likely)
+ *   uncertain  blame whose commits span several release cycles: the
+ *              verdict names the range instead of declaring every series
+ *              from the oldest one affected
+ *
+ * The first group (the headline) is the certain one, else the one whose
+ * hunks remove most lines.
  */
-enum evidence_kind {
-	EV_FIXES,       /* Fixes: <sha> ("subject") */
-	EV_MENTION,     /* "commit <sha>" in the message */
-	EV_BLAME,       /* last changed the lines the fix touches */
-};
-
-struct evidence {
-	enum evidence_kind kind;
-	char ref[41];               /* the sha as written (blame: full) */
-	uint32_t commit;            /* DAG_NONE: not in this repository */
-	char *claimed_subject;      /* Fixes: ("...") */
-	bool subject_mismatch;
-	bool merge;                 /* a merge commit: says little about the bug */
-	struct blamed lines;        /* EV_BLAME line counts */
-	uint32_t first_release;     /* tag index or UINT32_MAX */
-};
+enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN };
 
 struct release_fit {
 	uint32_t tag;               /* an affected release */
@@ -45,40 +47,52 @@ struct series {
 	uint32_t *tags;             /* vX.Y, vX.Y.1, ... in version order */
 	size_t ntags;
 	bool affected;
+	bool maintained;            /* has stable tags (or branches) */
 	uint32_t first_affected, last_affected;
 	uint32_t fixed_in;          /* first tag with the fix or a backport */
 	bool fixed_by_backport;
 	uint32_t backport;          /* the backport that fixed it, or DAG_NONE */
 };
 
+struct triage_group {
+	unsigned *hunks;            /* indices of the fix's hunks */
+	size_t nhunks;
+	enum evidence_kind used;    /* what decided */
+	enum confidence conf;
+	size_t *intro;              /* introducers: indices into the evidence */
+	size_t nintro;
+	uint32_t oldest, newest;    /* first releases the group's blame spans */
+	unsigned weight;            /* removed + beside lines of its hunks */
+	uint32_t *affected;         /* release tags, version order */
+	size_t naffected;
+	struct release_fit *fits;   /* one per affected release (headline only) */
+	struct series *series;
+	size_t nseries;
+	char *verdict;
+};
+
 struct triage {
 	uint32_t fix;
 	struct patch fixp;
 	uint32_t fix_first;                 /* first release of the fix */
-	struct evidence *ev;
-	size_t nev;
-	enum evidence_kind used;            /* which evidence decided */
-	bool have_introducers;
+	struct evidence_list ev;
+	struct blame_result blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
-	uint32_t *affected;                 /* release tags, version order */
-	size_t naffected;
-	struct release_fit *fits;           /* one per affected release */
-	struct series *series;
-	size_t nseries;
-	bool cc_stable;
-	char cc_hint[32];                   /* "2.6.32+" from "# 2.6.32+" */
-	char *verdict;
+	struct triage_group *groups;        /* [0]: the headline */
+	size_t ngroups;
 	char *cc_note;                      /* the Cc: stable tag against the verdict */
 	unsigned blame_lines;
 };
+
+enum evidence_mode { EVIDENCE_ALL, EVIDENCE_MESSAGE, EVIDENCE_BLAME };
 
 /*
  * Triage fix (a commit); mail: the mail it came from, whose Cc: tags count
  * too (NULL if none).  Returns 0 or an EXIT_* code.
  */
 int triage_run(struct triage *t, struct history *h, struct contain *c,
-	       uint32_t fix, const struct patch *mail);
+	       uint32_t fix, const struct patch *mail, enum evidence_mode mode);
 void triage_free(struct triage *t);
 
 /*
@@ -87,7 +101,10 @@ void triage_free(struct triage *t);
  */
 int triage_read(struct triage *t, struct history *h, uint32_t fix);
 
-/* The verdict and the note on the fix's Cc: stable tag (verdict.c). */
+/* Each group's verdict and the note on the fix's Cc: stable tag (verdict.c). */
 void triage_verdict(struct triage *t, const struct history *h);
+
+/* "certain", "likely", "uncertain", "none" */
+const char *confidence_name(enum confidence conf);
 
 #endif

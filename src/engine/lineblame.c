@@ -1,0 +1,440 @@
+/*
+ * git blame on the DAG for chosen lines of one file (builtin/blame.c's
+ * assign_blame / pass_blame, without -M and -C).
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xinclude.h"
+
+#include "patchver/engine/lineblame.h"
+#include "patchver/engine/treepath.h"
+#include "patchver/base/util.h"
+
+/* A line still looking for its commit: where it is now, which one it is. */
+struct lref {
+	size_t line;            /* 1-based, in the suspect's blob */
+	size_t idx;             /* into the caller's lines[] */
+};
+
+/* A (commit, path) that may own lines: git's blame_origin. */
+struct suspect {
+	uint32_t commit;
+	unsigned path;
+	git_oid blob;
+	struct lref *v;
+	size_t nr, alloc;
+	bool queued;
+};
+
+struct blamer {
+	git_repository *repo;
+	struct dag *dag;
+	struct bpath {
+		char *name;
+		struct treepath_cache tp;
+	} *paths;
+	size_t npaths;
+	struct suspect *s;
+	size_t ns, salloc;
+	uint32_t *slots;        /* (commit, path) -> suspect + 1 */
+	size_t nslots;
+	size_t *heap;           /* suspects with lines, newest commit on top */
+	size_t nheap, heapalloc;
+	uint32_t *out;
+};
+
+static unsigned path_id(struct blamer *b, const char *name)
+{
+	for (size_t i = 0; i < b->npaths; i++)
+		if (!strcmp(b->paths[i].name, name))
+			return (unsigned)i;
+	b->paths = xrealloc(b->paths, (b->npaths + 1) * sizeof(*b->paths));
+	b->paths[b->npaths].name = xstrdup(name);
+	treepath_init(&b->paths[b->npaths].tp, b->dag->odb, b->paths[b->npaths].name);
+	return (unsigned)b->npaths++;
+}
+
+static size_t slot_of(const struct blamer *b, uint32_t commit, unsigned path)
+{
+	uint64_t h = ((uint64_t)commit << 8 ^ path) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (size_t)(h >> 20) & (b->nslots - 1);
+
+	while (b->slots[i]) {
+		const struct suspect *s = &b->s[b->slots[i] - 1];
+		if (s->commit == commit && s->path == path)
+			break;
+		i = (i + 1) & (b->nslots - 1);
+	}
+	return i;
+}
+
+static void rehash(struct blamer *b)
+{
+	free(b->slots);
+	b->nslots = b->nslots ? b->nslots * 2 : 1024;
+	b->slots = xcalloc(b->nslots, sizeof(*b->slots));
+	for (size_t k = 0; k < b->ns; k++)
+		b->slots[slot_of(b, b->s[k].commit, b->s[k].path)] = (uint32_t)k + 1;
+}
+
+/* The suspect for (commit, path), made when new. */
+static size_t suspect_get(struct blamer *b, uint32_t commit, unsigned path,
+			  const git_oid *blob)
+{
+	size_t i;
+
+	if ((b->ns + 1) * 2 > b->nslots)
+		rehash(b);
+	i = slot_of(b, commit, path);
+	if (b->slots[i])
+		return b->slots[i] - 1;
+	b->s = xgrow(b->s, &b->salloc, b->ns + 1, sizeof(*b->s));
+	memset(&b->s[b->ns], 0, sizeof(b->s[0]));
+	b->s[b->ns].commit = commit;
+	b->s[b->ns].path = path;
+	b->s[b->ns].blob = *blob;
+	b->slots[i] = (uint32_t)b->ns + 1;
+	return b->ns++;
+}
+
+/* Newer commit first, as git's queue by commit date; ties by index. */
+static bool newer(const struct blamer *b, size_t x, size_t y)
+{
+	uint32_t cx = b->s[x].commit, cy = b->s[y].commit;
+	int64_t dx = b->dag->dates[cx], dy = b->dag->dates[cy];
+
+	return dx != dy ? dx > dy : x > y;
+}
+
+static void heap_push(struct blamer *b, size_t si)
+{
+	size_t i;
+
+	b->heap = xgrow(b->heap, &b->heapalloc, b->nheap + 1, sizeof(*b->heap));
+	i = b->nheap++;
+	while (i && newer(b, si, b->heap[(i - 1) / 2])) {
+		b->heap[i] = b->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	b->heap[i] = si;
+	b->s[si].queued = true;
+}
+
+static size_t heap_pop(struct blamer *b)
+{
+	size_t top = b->heap[0], last = b->heap[--b->nheap], i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= b->nheap)
+			break;
+		if (c + 1 < b->nheap && newer(b, b->heap[c + 1], b->heap[c]))
+			c++;
+		if (!newer(b, b->heap[c], last))
+			break;
+		b->heap[i] = b->heap[c];
+		i = c;
+	}
+	if (b->nheap)
+		b->heap[i] = last;
+	b->s[top].queued = false;
+	return top;
+}
+
+static void give(struct blamer *b, size_t si, size_t line, size_t idx)
+{
+	struct suspect *s = &b->s[si];
+
+	s->v = xgrow(s->v, &s->alloc, s->nr + 1, sizeof(*s->v));
+	s->v[s->nr].line = line;
+	s->v[s->nr++].idx = idx;
+	if (!s->queued)
+		heap_push(b, si);
+}
+
+/*
+ * git's find_rename: the path the file had in parent's tree, when a
+ * rename detection over the whole commit names one.  -1: none.
+ */
+static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
+		       unsigned path, unsigned *out)
+{
+	git_tree *pt = NULL, *ct = NULL;
+	git_diff *diff = NULL;
+	int found = 0;
+
+	if (git_tree_lookup(&pt, b->repo, &b->dag->trees[parent]) < 0 ||
+	    git_tree_lookup(&ct, b->repo, &b->dag->trees[commit]) < 0 ||
+	    git_diff_tree_to_tree(&diff, b->repo, pt, ct, NULL) < 0 ||
+	    git_diff_find_similar(diff, NULL) < 0) {
+		found = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		if (d->status == GIT_DELTA_RENAMED &&
+		    !strcmp(d->new_file.path, b->paths[path].name)) {
+			*out = path_id(b, d->old_file.path);
+			found = 1;
+			break;
+		}
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(ct);
+	git_tree_free(pt);
+	return found;
+}
+
+/*
+ * One parent's diff as git blame gets it: xdiff's changes with no
+ * context, each as 0-based (old start, old count, new start, new count).
+ */
+struct hunks {
+	long (*v)[4];
+	size_t nr, alloc;
+};
+
+static int hunk_cb(long start_a, long count_a, long start_b, long count_b, void *payload)
+{
+	struct hunks *hs = payload;
+
+	hs->v = xgrow(hs->v, &hs->alloc, hs->nr + 1, sizeof(*hs->v));
+	hs->v[hs->nr][0] = start_a;
+	hs->v[hs->nr][1] = count_a;
+	hs->v[hs->nr][2] = start_b;
+	hs->v[hs->nr][3] = count_b;
+	hs->nr++;
+	return 0;
+}
+
+/*
+ * As git's xdi_diff does before a diff without context: drop the common
+ * tail in 1 KiB blocks, then give back the part of the last block after
+ * its first newline, so that only whole lines are dropped.  It changes
+ * where xdiff places some ambiguous hunks, so git blame's answers depend
+ * on it.
+ */
+static void trim_common_tail(mmfile_t *a, mmfile_t *b)
+{
+	const long blk = 1024;
+	long trimmed = 0, recovered = 0;
+	long smaller = a->size < b->size ? a->size : b->size;
+	char *ap = a->ptr + a->size, *bp = b->ptr + b->size;
+
+	while (blk + trimmed <= smaller && !memcmp(ap - blk, bp - blk, (size_t)blk)) {
+		trimmed += blk;
+		ap -= blk;
+		bp -= blk;
+	}
+	while (recovered < trimmed)
+		if (ap[recovered++] == '\n')
+			break;
+	a->size -= trimmed - recovered;
+	b->size -= trimmed - recovered;
+}
+
+static int diff_blobs(struct blamer *b, const git_oid *old, const git_oid *new,
+		      struct hunks *hs)
+{
+	git_blob *ob = NULL, *nb = NULL;
+	xpparam_t xpp = { 0 };
+	xdemitconf_t xecfg = { 0 };
+	xdemitcb_t ecb = { 0 };
+	mmfile_t ma, mb;
+	int ret;
+
+	if ((ret = git_blob_lookup(&ob, b->repo, old)) < 0 ||
+	    (ret = git_blob_lookup(&nb, b->repo, new)) < 0)
+		goto out;
+	ma.ptr = (char *)git_blob_rawcontent(ob);
+	ma.size = (long)git_blob_rawsize(ob);
+	mb.ptr = (char *)git_blob_rawcontent(nb);
+	mb.size = (long)git_blob_rawsize(nb);
+	trim_common_tail(&ma, &mb);
+	xpp.flags = XDF_INDENT_HEURISTIC;       /* git's default since 2.14 */
+	xecfg.hunk_func = hunk_cb;
+	ecb.priv = hs;
+	if (xdl_diff(&ma, &mb, &xpp, &xecfg, &ecb) < 0) {
+		git_error_set_str(GIT_ERROR_NOMEMORY, "xdiff failed");
+		ret = -1;
+	}
+out:
+	git_blob_free(nb);
+	git_blob_free(ob);
+	return ret;
+}
+
+static int cmp_lref(const void *x, const void *y)
+{
+	const struct lref *a = x, *b = y;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/*
+ * git's pass_blame_to_parent: the lines of lines[0..*nr) (sorted) that
+ * the diff parent -> suspect leaves unchanged go to the parent's suspect
+ * (renumbered); the rest stay in lines[], *nr shrinks to them.
+ */
+static int pass_to_parent(struct blamer *b, size_t si, uint32_t parent, unsigned ppath,
+			  const git_oid *pblob, struct lref *lines, size_t *nr)
+{
+	struct hunks hs = { NULL, 0, 0 };
+	git_oid blob = b->s[si].blob;
+	size_t keep = 0, h = 0, pi;
+	long delta = 0;         /* parent line - suspect line, outside hunks */
+
+	if (diff_blobs(b, pblob, &blob, &hs) < 0)
+		return -1;
+	pi = suspect_get(b, parent, ppath, pblob);
+	for (size_t i = 0; i < *nr; i++) {
+		long n = (long)lines[i].line;
+		bool changed = false;
+
+		for (; h < hs.nr; h++) {
+			long *k = hs.v[h];
+			/* 0-based starts: the hunk's new lines are k[2]+1 .. k[2]+k[3] */
+			long new_end = k[2] + k[3] + 1;
+			if (n > k[2] && n < new_end) {
+				changed = true;
+				break;
+			}
+			if (n <= k[2])
+				break;
+			delta = (k[0] + k[1]) - (k[2] + k[3]);
+		}
+		if (changed)
+			lines[keep++] = lines[i];
+		else
+			give(b, pi, (size_t)(n + delta), lines[i].idx);
+	}
+	*nr = keep;
+	free(hs.v);
+	return 0;
+}
+
+/* git's pass_blame for one suspect: its lines go to parents or stay. */
+static int pass_blame(struct blamer *b, size_t si)
+{
+	struct dag *dag = b->dag;
+	uint32_t commit = b->s[si].commit;
+	unsigned np;
+	const uint32_t *par = dag_parents(dag, commit, &np);
+	struct lref *lines = b->s[si].v;
+	size_t nr = b->s[si].nr;
+	unsigned *ppath = xcalloc(np + 1, sizeof(*ppath));
+	git_oid *pblob = xcalloc(np + 1, sizeof(*pblob));
+	bool *have = xcalloc(np + 1, sizeof(*have));    /* lines may go there */
+	bool *found = xcalloc(np + 1, sizeof(*found));  /* the parent has the path */
+	int ret = 0;
+
+	b->s[si].v = NULL;
+	b->s[si].nr = b->s[si].alloc = 0;
+	/* pass 1: the same path; pass 2: a rename, for parents without it */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < np; i++) {
+			unsigned path = b->s[si].path;
+			bool same = false;
+
+			if (found[i])
+				continue;
+			if (pass) {
+				int r = find_rename(b, par[i], commit, path, &path);
+				if (r < 0) {
+					ret = -1;
+					goto out;
+				}
+				if (!r)
+					continue;
+			}
+			if (!treepath_lookup(&b->paths[path].tp, &dag->trees[par[i]], &pblob[i]))
+				continue;
+			found[i] = true;
+			if (git_oid_equal(&pblob[i], &b->s[si].blob)) {
+				size_t pi = suspect_get(b, par[i], path, &pblob[i]);
+				for (size_t k = 0; k < nr; k++)
+					give(b, pi, lines[k].line, lines[k].idx);
+				nr = 0;
+				goto out;
+			}
+			/* a parent with the blob of an earlier one adds nothing */
+			for (unsigned j = 0; j < i && !same; j++)
+				same = have[j] && git_oid_equal(&pblob[j], &pblob[i]);
+			have[i] = !same;
+			ppath[i] = path;
+		}
+	}
+	qsort(lines, nr, sizeof(*lines), cmp_lref);
+	for (unsigned i = 0; i < np && nr; i++)
+		if (have[i] && pass_to_parent(b, si, par[i], ppath[i], &pblob[i], lines, &nr) < 0) {
+			ret = -1;
+			goto out;
+		}
+out:
+	for (size_t k = 0; k < nr; k++)
+		b->out[lines[k].idx] = commit;
+	free(lines);
+	free(found);
+	free(have);
+	free(pblob);
+	free(ppath);
+	return ret;
+}
+
+static size_t count_lines(git_repository *repo, const git_oid *blob_id)
+{
+	git_blob *blob;
+	const char *p, *end;
+	size_t n = 0;
+
+	if (git_blob_lookup(&blob, repo, blob_id) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	p = git_blob_rawcontent(blob);
+	end = p + git_blob_rawsize(blob);
+	for (const char *q = p; q < end; q++)
+		n += *q == '\n';
+	if (end > p && end[-1] != '\n')
+		n++;
+	git_blob_free(blob);
+	return n;
+}
+
+int lineblame(git_repository *repo, struct dag *dag, uint32_t base,
+	      const char *path, const size_t *lines, size_t n, uint32_t *out)
+{
+	struct blamer b = { .repo = repo, .dag = dag, .out = out };
+	git_oid blob;
+	size_t total, si;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = DAG_NONE;
+	if (dag_load(dag, base) < 0)
+		return -1;
+	path_id(&b, path);
+	if (!treepath_lookup(&b.paths[0].tp, &dag->trees[base], &blob))
+		goto out;       /* no such file: every line is beyond its end */
+	total = count_lines(repo, &blob);
+	si = suspect_get(&b, base, 0, &blob);
+	for (size_t i = 0; i < n; i++)
+		if (lines[i] >= 1 && lines[i] <= total)
+			give(&b, si, lines[i], i);
+	while (b.nheap && !ret)
+		ret = pass_blame(&b, heap_pop(&b));
+out:
+	for (size_t i = 0; i < b.ns; i++)
+		free(b.s[i].v);
+	free(b.s);
+	free(b.slots);
+	free(b.heap);
+	for (size_t i = 0; i < b.npaths; i++) {
+		treepath_free(&b.paths[i].tp);
+		free(b.paths[i].name);
+	}
+	free(b.paths);
+	return ret;
+}

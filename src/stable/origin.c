@@ -1,0 +1,316 @@
+/*
+ * A fix's hunks grouped by the origin of the code they change.
+ *
+ * Message evidence first: a culprit the message names is attached to the
+ * hunks whose lines it owns (all hunks, when it owns none: it names the
+ * bug, not the lines).  Hunks it does not own stay with it unless their
+ * code is older than the culprit's release cycle: then they repair
+ * something else (d83c49f3e36c's "ancient bogosity in pivot_root()") and
+ * get their own, weaker, verdict from blame.
+ *
+ * Blame groups: each hunk goes with the release cycle of the commit owning
+ * most of the lines it removes (or extends); the commits of that cycle are
+ * the group's introducers.  Older commits that own a few lines do not
+ * drag the verdict back to them: they widen the range and lower the
+ * confidence to "uncertain" instead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/stable/origin.h"
+#include "patchver/base/util.h"
+
+#define NONE UINT32_MAX
+
+struct hunk {
+	size_t *cand;           /* blame evidence owning removed/beside lines */
+	unsigned *weight;       /* ... and how many */
+	size_t ncand;
+	unsigned total;
+	size_t dominant;        /* index into cand, or SIZE_MAX */
+	size_t rewritten;       /* blame evidence owning most removed lines, or SIZE_MAX */
+	unsigned *removed;      /* removed lines per cand */
+	char cycle[32];         /* the dominant's release cycle, "" if none */
+	bool owned;             /* a named culprit owns lines of it */
+	int group;
+};
+
+static void cycle_of(const struct history *h, uint32_t tag, char *buf, size_t len)
+{
+	if (tag == NONE)
+		snprintf(buf, len, "unreleased");
+	else
+		kver_series(&h->tags.v[tag].ver, buf, len);
+}
+
+static size_t blame_ev(const struct triage *t, uint32_t commit)
+{
+	for (size_t i = 0; i < t->ev.nr; i++)
+		if (t->ev.v[i].kind == EV_BLAME && t->ev.v[i].commit == commit)
+			return i;
+	return SIZE_MAX;
+}
+
+static void add_cand(struct hunk *hk, size_t ev, bool removed)
+{
+	size_t i;
+
+	for (i = 0; i < hk->ncand && hk->cand[i] != ev; i++)
+		;
+	if (i == hk->ncand) {
+		hk->cand = xrealloc(hk->cand, (hk->ncand + 1) * sizeof(*hk->cand));
+		hk->weight = xrealloc(hk->weight, (hk->ncand + 1) * sizeof(*hk->weight));
+		hk->removed = xrealloc(hk->removed, (hk->ncand + 1) * sizeof(*hk->removed));
+		hk->cand[i] = ev;
+		hk->weight[i] = hk->removed[i] = 0;
+		hk->ncand++;
+	}
+	hk->weight[i]++;
+	hk->removed[i] += removed;
+	hk->total++;
+}
+
+/* Per hunk: who owns its removed/beside lines; which hunks a culprit owns. */
+static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
+			       const bool *culprit)
+{
+	struct hunk *hk = xcalloc(t->blame.nhunks + 1, sizeof(*hk));
+
+	for (size_t i = 0; i < t->blame.nlines; i++) {
+		const struct blamed_line *l = &t->blame.line[i];
+		size_t ev = l->commit == DAG_NONE ? SIZE_MAX : blame_ev(t, l->commit);
+
+		for (size_t k = 0; k < t->ev.nr && l->commit != DAG_NONE; k++)
+			if (culprit[k] && t->ev.v[k].commit == l->commit)
+				hk[l->hunk].owned = true;
+		if (ev == SIZE_MAX || l->kind == LINE_CONTEXT || t->ev.v[ev].merge)
+			continue;
+		add_cand(&hk[l->hunk], ev, l->kind == LINE_REMOVED);
+	}
+	for (unsigned k = 0; k < t->blame.nhunks; k++) {
+		struct hunk *x = &hk[k];
+		x->dominant = x->rewritten = SIZE_MAX;
+		x->group = -1;
+		for (size_t i = 0; i < x->ncand; i++)
+			if (x->removed[i] && (x->rewritten == SIZE_MAX ||
+					      x->removed[i] > x->removed[x->rewritten]))
+				x->rewritten = i;
+		/* most lines; ties: the evidence ranked first (most lines overall) */
+		for (size_t i = 0; i < x->ncand; i++)
+			if (x->dominant == SIZE_MAX || x->weight[i] > x->weight[x->dominant] ||
+			    (x->weight[i] == x->weight[x->dominant] &&
+			     x->cand[i] < x->cand[x->dominant]))
+				x->dominant = i;
+		if (x->dominant != SIZE_MAX)
+			cycle_of(h, t->ev.v[x->cand[x->dominant]].first_release,
+				 x->cycle, sizeof(x->cycle));
+	}
+	return hk;
+}
+
+static struct triage_group *new_group(struct triage *t)
+{
+	struct triage_group *g;
+
+	t->groups = xrealloc(t->groups, (t->ngroups + 1) * sizeof(*t->groups));
+	g = &t->groups[t->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->oldest = g->newest = NONE;
+	g->used = EV_BLAME;
+	return g;
+}
+
+static void add_intro(struct triage_group *g, size_t ev)
+{
+	for (size_t i = 0; i < g->nintro; i++)
+		if (g->intro[i] == ev)
+			return;
+	g->intro = xrealloc(g->intro, (g->nintro + 1) * sizeof(*g->intro));
+	g->intro[g->nintro++] = ev;
+}
+
+static void add_hunk(struct triage_group *g, struct hunk *hk, unsigned k, int gi)
+{
+	g->hunks = xrealloc(g->hunks, (g->nhunks + 1) * sizeof(*g->hunks));
+	g->hunks[g->nhunks++] = k;
+	g->weight += hk[k].total;
+	hk[k].group = gi;
+}
+
+/* Widen g's range of first releases by every candidate of its hunks. */
+static void span(struct triage_group *g, const struct triage *t, const struct history *h,
+		 const struct hunk *hk)
+{
+	for (size_t i = 0; i < g->nhunks; i++) {
+		const struct hunk *x = &hk[g->hunks[i]];
+		for (size_t c = 0; c < x->ncand; c++) {
+			uint32_t r = t->ev.v[x->cand[c]].first_release;
+			if (r == NONE)
+				continue;
+			if (g->oldest == NONE || tags_cmp_version(&h->tags, r, g->oldest) < 0)
+				g->oldest = r;
+			if (g->newest == NONE || tags_cmp_version(&h->tags, r, g->newest) > 0)
+				g->newest = r;
+		}
+	}
+}
+
+/* Blame groups for the hunks not taken yet: one per release cycle. */
+static void blame_groups(struct triage *t, const struct history *h, struct hunk *hk,
+			 enum confidence cap)
+{
+	size_t first = t->ngroups;
+
+	for (unsigned k = 0; k < t->blame.nhunks; k++) {
+		struct triage_group *g = NULL;
+		int gi = -1;
+
+		if (hk[k].group >= 0 || hk[k].dominant == SIZE_MAX)
+			continue;
+		for (size_t j = first; j < t->ngroups && !g; j++) {
+			const struct hunk *other = &hk[t->groups[j].hunks[0]];
+			if (!strcmp(other->cycle, hk[k].cycle)) {
+				g = &t->groups[j];
+				gi = (int)j;
+			}
+		}
+		if (!g) {
+			gi = (int)t->ngroups;
+			g = new_group(t);
+		}
+		add_hunk(g, hk, k, gi);
+	}
+	for (size_t j = first; j < t->ngroups; j++) {
+		struct triage_group *g = &t->groups[j];
+		const char *cycle = hk[g->hunks[0]].cycle;
+		bool one_cycle = true;
+
+		for (size_t i = 0; i < g->nhunks; i++) {
+			const struct hunk *x = &hk[g->hunks[i]];
+			for (size_t c = 0; c < x->ncand; c++) {
+				char cy[32];
+				cycle_of(h, t->ev.v[x->cand[c]].first_release, cy, sizeof(cy));
+				if (!strcmp(cy, cycle))
+					add_intro(g, x->cand[c]);
+				else
+					one_cycle = false;
+			}
+		}
+		span(g, t, h, hk);
+		g->conf = one_cycle ? CONF_LIKELY : CONF_UNCERTAIN;
+		if (g->conf > cap)
+			g->conf = cap;
+	}
+}
+
+static bool usable(const struct evidence *e)
+{
+	return e->commit != DAG_NONE && !e->not_ancestor;
+}
+
+/*
+ * The commits the message names, usable as culprits (culprit[ev]): Fixes:
+ * and named culprits; a bare "commit <sha>" mention only without them.
+ * Returns the kind that decides, EV_BLAME when there is none.
+ */
+static enum evidence_kind message_culprits(const struct triage *t, bool *culprit)
+{
+	enum evidence_kind kind = EV_BLAME;
+
+	for (size_t i = 0; i < t->ev.nr; i++) {
+		const struct evidence *e = &t->ev.v[i];
+		if ((e->kind == EV_FIXES || e->kind == EV_NAMED) && usable(e)) {
+			culprit[i] = true;
+			if (kind == EV_BLAME || e->kind == EV_FIXES)
+				kind = e->kind;
+		}
+	}
+	for (size_t i = 0; i < t->ev.nr && kind == EV_BLAME; i++)
+		if (t->ev.v[i].kind == EV_MENTION && usable(&t->ev.v[i]))
+			culprit[i] = true;
+	for (size_t i = 0; i < t->ev.nr && kind == EV_BLAME; i++)
+		if (culprit[i])
+			kind = EV_MENTION;
+	return kind;
+}
+
+/*
+ * Hunks the culprits do not own join them unless they rewrite code older
+ * than the culprits' release cycle: lines a fix only adds next to old code
+ * are part of the same repair (d83c49f3e36c adds dont_mount() calls all
+ * over the VFS for its 2.6.34-rc1 regression).
+ */
+static bool older_cycle(const struct triage *t, const struct history *h,
+			const struct hunk *x, const struct triage_group *g)
+{
+	uint32_t dom, earliest = NONE;
+
+	if (x->rewritten == SIZE_MAX)
+		return false;
+	dom = t->ev.v[x->cand[x->rewritten]].first_release;
+	for (size_t i = 0; i < g->nintro; i++) {
+		uint32_t r = t->ev.v[g->intro[i]].first_release;
+		if (r != NONE && (earliest == NONE || tags_cmp_version(&h->tags, r, earliest) < 0))
+			earliest = r;
+	}
+	if (dom == NONE || earliest == NONE || tags_cmp_version(&h->tags, dom, earliest) >= 0)
+		return false;
+	{
+		char a[32], b[32];
+		cycle_of(h, dom, a, sizeof(a));
+		cycle_of(h, earliest, b, sizeof(b));
+		return strcmp(a, b) != 0;
+	}
+}
+
+static int cmp_weight(const void *a, const void *b)
+{
+	const struct triage_group *x = a, *y = b;
+	return x->weight != y->weight ? (x->weight > y->weight ? -1 : 1) : 0;
+}
+
+void origin_group(struct triage *t, const struct history *h, enum evidence_mode mode)
+{
+	bool *culprit = xcalloc(t->ev.nr + 1, 1);
+	enum evidence_kind tier = EV_BLAME;
+	struct hunk *hk;
+
+	if (mode != EVIDENCE_BLAME)
+		tier = message_culprits(t, culprit);
+	hk = scan_hunks(t, h, culprit);
+	if (tier != EV_BLAME) {
+		struct triage_group *g = new_group(t);
+		bool owns_any = false;
+
+		g->used = tier;
+		g->conf = tier == EV_MENTION ? CONF_LIKELY : CONF_CERTAIN;
+		for (size_t i = 0; i < t->ev.nr; i++)
+			if (culprit[i])
+				add_intro(g, i);
+		for (unsigned k = 0; k < t->blame.nhunks; k++)
+			owns_any |= hk[k].owned;
+		for (unsigned k = 0; k < t->blame.nhunks; k++)
+			if (!owns_any || hk[k].owned || !older_cycle(t, h, &hk[k], g))
+				add_hunk(g, hk, k, 0);
+		blame_groups(t, h, hk, CONF_LIKELY);
+		if (t->ngroups > 1)
+			qsort(t->groups + 1, t->ngroups - 1, sizeof(*t->groups), cmp_weight);
+	} else if (mode != EVIDENCE_MESSAGE) {
+		blame_groups(t, h, hk, CONF_LIKELY);
+		qsort(t->groups, t->ngroups, sizeof(*t->groups), cmp_weight);
+	}
+	if (!t->ngroups)
+		new_group(t)->conf = CONF_NONE;     /* no introducer: unknown */
+	/* hunks without any candidate go with the headline */
+	for (unsigned k = 0; k < t->blame.nhunks; k++)
+		if (hk[k].group < 0)
+			add_hunk(&t->groups[0], hk, k, 0);
+	for (unsigned k = 0; k < t->blame.nhunks; k++) {
+		free(hk[k].cand);
+		free(hk[k].weight);
+		free(hk[k].removed);
+	}
+	free(hk);
+	free(culprit);
+}
