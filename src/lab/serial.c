@@ -1,6 +1,8 @@
 /*
  * Serial-log parsing.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,36 @@ static void parse_check(struct serial_report *r, const char *p)
 	r->checks[r->nchecks++] = c;
 }
 
+/*
+ * "pass=N fail=M": counts the guest printed, so a garbled console cannot
+ * make them overflow or go negative (sscanf's %d on a long number is
+ * undefined); out of range, the summary is not trusted.
+ */
+static bool count(const char **p, const char *key, int *out)
+{
+	size_t len = strlen(key);
+	char *end;
+	long v;
+
+	if (strncmp(*p, key, len) || !isdigit((unsigned char)(*p)[len]))
+		return false;
+	errno = 0;
+	v = strtol(*p + len, &end, 10);
+	if (errno || v > SERIAL_MAX_COUNT)
+		return false;
+	*out = (int)v;
+	*p = end;
+	return true;
+}
+
+static void parse_summary(struct serial_report *r, const char *p)
+{
+	p += strlen("PATCHVER-SUMMARY ");
+	r->summary = count(&p, "pass=", &r->pass) && *p++ == ' ' && count(&p, "fail=", &r->fail);
+	if (!r->summary)
+		r->pass = r->fail = 0;
+}
+
 static void parse_line(struct serial_report *r, const char *line)
 {
 	/* console output can be prefixed by kernel noise on the same line */
@@ -54,7 +86,7 @@ static void parse_line(struct serial_report *r, const char *line)
 	} else if ((p = strstr(line, "PATCHVER-CHECK "))) {
 		parse_check(r, p);
 	} else if ((p = strstr(line, "PATCHVER-SUMMARY "))) {
-		r->summary = sscanf(p, "PATCHVER-SUMMARY pass=%d fail=%d", &r->pass, &r->fail) == 2;
+		parse_summary(r, p);
 	} else if (strstr(line, "Kernel panic")) {
 		r->panic = true;
 	}

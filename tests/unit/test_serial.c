@@ -59,5 +59,15 @@ int main(void)
 	serial_parse("PATCHVER-BEGIN\0PATCHVER-SUMMARY pass=1 fail=0\n", 46, &r);
 	CHECK(r.began);
 	serial_free(&r);
+	/* counts that overflow an int, or are negative: no summary (found by fuzzing) */
+	parse("PATCHVER-SUMMARY pass=33333333333333333333 fail=1\n", &r);
+	CHECK(!r.summary && r.pass == 0 && r.fail == 0);
+	serial_free(&r);
+	parse("PATCHVER-SUMMARY pass=-5 fail=1\n", &r);
+	CHECK(!r.summary);
+	serial_free(&r);
+	parse("PATCHVER-SUMMARY pass=2 fail=1\n", &r);
+	CHECK(r.summary && r.pass == 2 && r.fail == 1);
+	serial_free(&r);
 	return check_done();
 }

@@ -15,6 +15,9 @@ struct guest_check {
 	char expect[24];
 };
 
+/* A summary count above this is garbage, not a count of checks. */
+#define SERIAL_MAX_COUNT 100000
+
 struct serial_report {
 	bool began;             /* PATCHVER-BEGIN seen: /init ran */
 	bool summary;           /* PATCHVER-SUMMARY seen: the test finished */
