@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the fixture repositories the shell tests use, each also as a copy
 # with a commit-graph (git 2.39's default format), which changes git
-# name-rev's cutoff from dates to generation numbers.
+# name-rev's cutoff from dates to generation numbers, and holds the
+# changed-path Bloom filters that path limiting reads.
 set -eu
 gen=$1
 out=$2
@@ -14,7 +15,7 @@ mkdir -p "$out"
 "$gen" kernel "$out/large.git" 24 12 60
 for r in demo small small2 large; do
 	cp -a "$out/$r.git" "$out/$r-graph.git"
-	git -C "$out/$r-graph.git" commit-graph write --reachable 2>/dev/null
+	git -C "$out/$r-graph.git" commit-graph write --reachable --changed-paths 2>/dev/null
 	test -f "$out/$r-graph.git/objects/info/commit-graph"
 done
 echo "fixtures in $out"

@@ -64,7 +64,12 @@ static bool open_file(struct cgraph_file *f, const char *path)
 			f->oids = f->map + off;
 		else if (!memcmp(e, "CDAT", 4))
 			f->cdat = f->map + off;
-		else if (!memcmp(e, "EDGE", 4)) {
+		else if (!memcmp(e, "BIDX", 4))
+			f->bidx = f->map + off;
+		else if (!memcmp(e, "BDAT", 4) && off + 12 <= f->size) {
+			f->bdat = f->map + off;
+			f->bdat_size = (size_t)(be64(e + 12 + 4) - off);
+		} else if (!memcmp(e, "EDGE", 4)) {
 			f->edges = f->map + off;
 			f->nedges = (size_t)(be64(e + 12 + 4) - off) / 4;   /* up to the next chunk */
 		}
@@ -78,6 +83,19 @@ static bool open_file(struct cgraph_file *f, const char *path)
 		f->cdat = NULL;   /* membership still counts; headers come from objects */
 	if (f->edges && (size_t)(f->edges - f->map) + f->nedges * 4 > f->size)
 		f->edges = NULL, f->nedges = 0;
+	/* Bloom filters: git 2.39 writes version 1 (its murmur3 of signed chars) */
+	if (f->bidx && (size_t)(f->bidx - f->map) + (size_t)f->nr * 4 > f->size)
+		f->bidx = NULL;
+	if (f->bdat && ((size_t)(f->bdat - f->map) + f->bdat_size > f->size ||
+			f->bdat_size < 12 || be32(f->bdat) != 1 || !be32(f->bdat + 4)))
+		f->bdat = NULL;
+	if (f->bdat) {
+		f->num_hashes = be32(f->bdat + 4);
+		f->bdat += 12;
+		f->bdat_size -= 12;
+	}
+	if (!f->bdat)
+		f->bidx = NULL;
 	return true;
 bad:
 	munmap((void *)f->map, f->size);
@@ -238,4 +256,101 @@ bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
 		return false;
 	}
 	return false;
+}
+
+/* git's murmur3_seeded (bloom.c, version 1 filters: chars are signed). */
+static uint32_t murmur3_seeded(uint32_t seed, const char *data, size_t len)
+{
+	const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593, m = 5, n = 0xe6546b64;
+	size_t len4 = len / 4;
+	uint32_t k, k1 = 0;
+	const char *tail = data + len4 * 4;
+
+	for (size_t i = 0; i < len4; i++) {
+		k = (uint32_t)data[4 * i] | ((uint32_t)data[4 * i + 1] << 8) |
+		    ((uint32_t)data[4 * i + 2] << 16) | ((uint32_t)data[4 * i + 3] << 24);
+		k *= c1;
+		k = k << 15 | k >> 17;
+		k *= c2;
+		seed ^= k;
+		seed = (seed << 13 | seed >> 19) * m + n;
+	}
+	switch (len & 3) {
+	case 3:
+		k1 ^= (uint32_t)tail[2] << 16;
+		/* fallthrough */
+	case 2:
+		k1 ^= (uint32_t)tail[1] << 8;
+		/* fallthrough */
+	case 1:
+		k1 ^= (uint32_t)tail[0];
+		k1 *= c1;
+		k1 = k1 << 15 | k1 >> 17;
+		k1 *= c2;
+		seed ^= k1;
+	}
+	seed ^= (uint32_t)len;
+	seed ^= seed >> 16;
+	seed *= 0x85ebca6b;
+	seed ^= seed >> 13;
+	seed *= 0xc2b2ae35;
+	seed ^= seed >> 16;
+	return seed;
+}
+
+void cgraph_path_key_init(struct cgraph_path_key *k, const char *path)
+{
+	size_t len = strlen(path);
+
+	k->n = 0;
+	k->h = xmalloc((len + 1) * sizeof(*k->h));
+	/* the path, then each leading directory, as git's revision.c asks */
+	for (size_t end = len; end; ) {
+		k->h[k->n][0] = murmur3_seeded(0x293ae76f, path, end);
+		k->h[k->n][1] = murmur3_seeded(0x7e646e2c, path, end);
+		k->n++;
+		while (end && path[end - 1] != '/')
+			end--;
+		if (end)
+			end--;
+	}
+}
+
+void cgraph_path_key_free(struct cgraph_path_key *k)
+{
+	free(k->h);
+	k->h = NULL;
+	k->n = 0;
+}
+
+int cgraph_maybe_changed(const struct cgraph *g, const git_oid *commit,
+			 const struct cgraph_path_key *k)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		uint32_t pos = file_find(f, commit), start, end;
+		const unsigned char *filter;
+		uint64_t bits;
+
+		if (pos == UINT32_MAX)
+			continue;
+		if (!f->bidx)
+			return -1;
+		start = pos ? be32(f->bidx + (size_t)(pos - 1) * 4) : 0;
+		end = be32(f->bidx + (size_t)pos * 4);
+		if (end < start || end > f->bdat_size)
+			return -1;
+		if (end == start)
+			return -1;      /* no filter computed for it */
+		filter = f->bdat + start;
+		bits = (uint64_t)(end - start) * 8;
+		for (size_t key = 0; key < k->n; key++)
+			for (uint32_t j = 0; j < f->num_hashes; j++) {
+				uint64_t bit = (uint32_t)(k->h[key][0] + j * k->h[key][1]) % bits;
+				if (!(filter[bit / 8] & (1u << (bit & 7))))
+					return 0;
+			}
+		return 1;
+	}
+	return -1;
 }

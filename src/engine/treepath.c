@@ -18,6 +18,7 @@ void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path)
 
 void treepath_free(struct treepath_cache *c)
 {
+	cgraph_path_key_free(&c->key);
 	free(c->slots);
 	memset(c, 0, sizeof(*c));
 }
@@ -135,10 +136,175 @@ bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t 
 	unsigned np;
 	const uint32_t *par = dag_parents(dag, i, &np);
 	git_oid mine, theirs;
-	bool have_mine = treepath_lookup(c, &dag->trees[i], &mine);
-	bool have_theirs = np && treepath_lookup(c, &dag->trees[par[0]], &theirs);
+	bool have_mine, have_theirs;
+
+	if (dag->graph && cgraph_present(dag->graph)) {
+		if (!c->key.n)
+			cgraph_path_key_init(&c->key, c->path);
+		if (cgraph_maybe_changed(dag->graph, &dag->oids[i], &c->key) == 0)
+			return false;
+	}
+	have_mine = treepath_lookup(c, &dag->trees[i], &mine);
+	have_theirs = np && treepath_lookup(c, &dag->trees[par[0]], &theirs);
 
 	if (have_mine != have_theirs)
 		return true;
 	return have_mine && !git_oid_equal(&mine, &theirs);
+}
+
+/* One entry of a raw tree. */
+struct tentry {
+	const char *name;
+	size_t len;
+	unsigned mode;
+	git_oid id;
+};
+
+/* The next entry at *p (end: e); false at the end or on garbage. */
+static bool next_entry(const char **p, const char *e, struct tentry *t)
+{
+	const char *sp = memchr(*p, ' ', (size_t)(e - *p)), *nul;
+
+	if (!sp)
+		return false;
+	nul = memchr(sp, '\0', (size_t)(e - sp));
+	if (!nul || nul + 1 + GIT_OID_RAWSZ > e)
+		return false;
+	t->mode = (unsigned)strtoul(*p, NULL, 8);
+	t->name = sp + 1;
+	t->len = (size_t)(nul - sp - 1);
+	git_oid_fromraw(&t->id, (const unsigned char *)nul + 1);
+	*p = nul + 1 + GIT_OID_RAWSZ;
+	return true;
+}
+
+/*
+ * git's canon_mode: early trees hold modes like 100664, which git reads
+ * as 100644, so an entry whose mode only changes that way is unchanged.
+ */
+static unsigned canon_mode(unsigned mode)
+{
+	switch (mode & 0170000) {
+	case 0100000:
+		return 0100644 | (mode & 0100 ? 0111 : 0);
+	case 0120000:
+	case 0040000:
+	case 0160000:
+		return mode & 0170000;
+	}
+	return mode;
+}
+
+/* git's tree order: a directory sorts as if its name ended in '/'. */
+static int entry_cmp(const struct tentry *a, const struct tentry *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = a->len > n ? (unsigned char)a->name[n] : (a->mode & 040000) ? '/' : 0;
+	cb = b->len > n ? (unsigned char)b->name[n] : (b->mode & 040000) ? '/' : 0;
+	return ca < cb ? -1 : ca > cb;
+}
+
+struct changes {
+	git_odb *odb;
+	size_t max, nr;
+	char **v;
+	bool want;
+};
+
+static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
+			const char *prefix);
+
+static int changed_entry(struct changes *ch, const struct tentry *x, const struct tentry *y,
+			 const char *prefix)
+{
+	const struct tentry *t = x ? x : y;
+	char *path = xstrfmt("%s%.*s", prefix, (int)t->len, t->name);
+	bool xdir = x && (x->mode & 040000), ydir = y && (y->mode & 040000);
+	int ret = 0;
+
+	if (xdir || ydir) {
+		char *sub = xstrfmt("%s/", path);
+		/* a directory against a file: both sides are changes */
+		ret = walk_changed(ch, xdir ? &x->id : NULL, ydir ? &y->id : NULL, sub);
+		free(sub);
+		if (!ret && ((x && !xdir) || (y && !ydir)) && ch->nr++ < ch->max + 1 && ch->want) {
+			ch->v = xrealloc(ch->v, ch->nr * sizeof(*ch->v));
+			ch->v[ch->nr - 1] = path;
+			path = NULL;
+		}
+	} else if (ch->nr++ < ch->max + 1 && ch->want) {
+		ch->v = xrealloc(ch->v, ch->nr * sizeof(*ch->v));
+		ch->v[ch->nr - 1] = path;
+		path = NULL;
+	}
+	free(path);
+	return ret;
+}
+
+static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
+			const char *prefix)
+{
+	git_odb_object *oa = NULL, *ob = NULL;
+	const char *pa = "", *ea = pa, *pb = "", *eb = pb;
+	struct tentry x, y;
+	bool hx, hy;
+	int ret = 0;
+
+	if ((a && git_odb_read(&oa, ch->odb, a) < 0) || (b && git_odb_read(&ob, ch->odb, b) < 0)) {
+		ret = -1;
+		goto out;
+	}
+	if (oa) {
+		pa = git_odb_object_data(oa);
+		ea = pa + git_odb_object_size(oa);
+	}
+	if (ob) {
+		pb = git_odb_object_data(ob);
+		eb = pb + git_odb_object_size(ob);
+	}
+	hx = next_entry(&pa, ea, &x);
+	hy = next_entry(&pb, eb, &y);
+	while ((hx || hy) && !ret && ch->nr <= ch->max) {
+		int c = !hx ? 1 : !hy ? -1 : entry_cmp(&x, &y);
+		if (c < 0) {
+			ret = changed_entry(ch, &x, NULL, prefix);
+			hx = next_entry(&pa, ea, &x);
+		} else if (c > 0) {
+			ret = changed_entry(ch, NULL, &y, prefix);
+			hy = next_entry(&pb, eb, &y);
+		} else {
+			if (!git_oid_equal(&x.id, &y.id) || canon_mode(x.mode) != canon_mode(y.mode))
+				ret = changed_entry(ch, &x, &y, prefix);
+			hx = next_entry(&pa, ea, &x);
+			hy = next_entry(&pb, eb, &y);
+		}
+	}
+out:
+	git_odb_object_free(oa);
+	git_odb_object_free(ob);
+	return ret;
+}
+
+int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t max,
+		     char ***out)
+{
+	struct changes ch = { odb, max, 0, NULL, out != NULL };
+	int ret = walk_changed(&ch, a, b, "");
+
+	if (out)
+		*out = ch.v;
+	if (ret < 0) {
+		for (size_t i = 0; out && i < ch.nr && i < max + 1; i++)
+			free(ch.v[i]);
+		free(ch.v);
+		if (out)
+			*out = NULL;
+		return -1;
+	}
+	return (int)(ch.nr > max + 1 ? max + 1 : ch.nr);
 }

@@ -103,12 +103,9 @@ void match_patch(struct history *h, struct contain *c, const struct patch *p,
 	memset(out, 0, sizeof(*out));
 	out->upstream = DAG_NONE;
 	if (p->has_patchid) {
-		for (size_t i = 0; i < ncand; i++) {
-			git_oid id;
-			if (patch_id_of_commit(h->repo, &h->dag.oids[cand[i]], &id) &&
-			    git_oid_equal(&id, &p->patchid))
+		for (size_t i = 0; i < ncand; i++)
+			if (patch_same_id(h->repo, &h->dag, cand[i], p))
 				push(&out->commits, &out->nr, &alloc, cand[i]);
-		}
 		if (out->nr)
 			out->kind = MATCH_PATCHID;
 	}
@@ -153,8 +150,6 @@ size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
 		treepath_init(&caches[k], dag->odb, fixp->paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		uint32_t r;
-		git_oid id;
-
 		if (i == fix || !dag->loaded[i])
 			continue;
 		/* released on mainline: not a backport; unreleased: maybe one */
@@ -163,8 +158,7 @@ size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
 			continue;
 		if (names_upstream(h, i, fix_hex) ||
 		    (fixp->has_patchid && touches(caches, fixp->npaths, dag, i) &&
-		     patch_id_of_commit(h->repo, &dag->oids[i], &id) &&
-		     git_oid_equal(&id, &fixp->patchid)))
+		     patch_same_id(h->repo, dag, i, fixp)))
 			push(out, &nr, &alloc, i);
 	}
 	for (size_t k = 0; k < fixp->npaths; k++)

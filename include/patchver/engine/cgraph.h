@@ -20,6 +20,10 @@ struct cgraph_file {
 	const unsigned char *cdat;     /* CDAT: tree, two parents, generation and date */
 	const unsigned char *edges;    /* EDGE: the further parents of octopus merges */
 	size_t nedges;
+	const unsigned char *bidx;     /* BIDX: end of each commit's filter in BDAT */
+	const unsigned char *bdat;     /* BDAT: changed-path Bloom filters, after the header */
+	size_t bdat_size;
+	uint32_t num_hashes;
 	uint32_t nr;
 	uint32_t base;                 /* positions of the files before it in the chain */
 };
@@ -45,5 +49,24 @@ bool cgraph_contains(const struct cgraph *g, const git_oid *oid);
  */
 bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
 		   git_oid *parents, size_t max, size_t *nparents, int64_t *date);
+
+/*
+ * git's changed-path Bloom filters (`git commit-graph write --changed-paths`):
+ * which paths a commit's first-parent diff changed, as a filter that may
+ * answer "maybe" for a path it did not change, never "no" for one it did.
+ * A key holds git's two murmur3 hashes of the path and of each leading
+ * directory, all of which must be in a filter for "maybe".
+ */
+struct cgraph_path_key {
+	uint32_t (*h)[2];
+	size_t n;
+};
+
+void cgraph_path_key_init(struct cgraph_path_key *k, const char *path);
+void cgraph_path_key_free(struct cgraph_path_key *k);
+
+/* 0: commit surely did not change the path; 1: maybe; -1: no filter for it. */
+int cgraph_maybe_changed(const struct cgraph *g, const git_oid *commit,
+			 const struct cgraph_path_key *k);
 
 #endif

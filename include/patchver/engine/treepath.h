@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <git2.h>
 
+#include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 
 /*
@@ -22,6 +23,7 @@ struct treepath_cache {
 	} *slots;
 	size_t nslots, nr;
 	const char *path;           /* the path this cache answers for */
+	struct cgraph_path_key key; /* for git's Bloom filters, made on first use */
 };
 
 void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path);
@@ -30,7 +32,21 @@ void treepath_free(struct treepath_cache *c);
 /* The object at c->path in tree; false if absent. */
 bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out);
 
-/* Does commit i (loaded) change c->path against its first parent? */
+/*
+ * Does commit i (loaded) change c->path against its first parent?  git's
+ * changed-path Bloom filters answer "no" without a tree read when the
+ * commit-graph has them.
+ */
 bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t i);
+
+/*
+ * The paths whose entries differ between trees a and b (NULL: the empty
+ * tree), recursing only into subtrees whose ids differ, as git's tree diff
+ * does without rename detection.  Stops after max + 1 paths.  Returns how
+ * many were found (at most max + 1), -1 if a tree cannot be read; *out
+ * (may be NULL) gets them, caller frees each and the array.
+ */
+int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t max,
+		     char ***out);
 
 #endif

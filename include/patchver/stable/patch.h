@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <git2.h>
 
+#include "patchver/engine/dag.h"
+
 /*
  * A change as a triage sees it: message, author, and the diff in git's
  * format, whether it came from a commit or from a mail.  Mails come as
@@ -44,6 +46,10 @@ int patch_from_commit(struct patch *p, git_repository *repo, const git_oid *comm
 
 /* Just the patch-id of commit c against its first parent; false if none. */
 bool patch_id_of_commit(git_repository *repo, const git_oid *commit, git_oid *out);
+
+/* Does commit c (of dag) have p's patch-id?  (Its file list is compared first.) */
+bool patch_same_id(git_repository *repo, const struct dag *dag, uint32_t commit,
+		   const struct patch *p);
 
 void patch_free(struct patch *p);
 void patch_set_free(struct patch_set *set);

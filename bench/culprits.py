@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Triage accuracy against culprits named by kernel developers.
+
+  bench/culprits.py list REPO > bench/culprits.txt
+      fixes whose own message names the commit that introduced the bug
+      ("introduced by <sha>", "caused by commit <sha>", "since <sha>",
+      "regression from <sha>", "broken by <sha>"), the culprit resolved
+      with git and below the fix; frozen in bench/culprits.txt.
+
+  bench/culprits.py measure REPO PATCHVER [LIST]
+      for every fix of the list: plain SZZ computed with git (blame the
+      lines the fix removes at its parent, the commit with most lines
+      first), patchver --triage --evidence blame (message ignored) and
+      patchver --triage (all evidence); prints top-1, in-candidates,
+      no-candidate and the first affected release against the true one,
+      for the tuning half (odd lines) and the report half (even lines).
+
+The true first affected release is the culprit's first release in kernel
+version order, or none when culprit and fix first shipped in the same
+release (patchver --first-release gives both; it is cross-checked
+against git elsewhere).
+"""
+import json
+import re
+import subprocess
+import sys
+import time
+
+PHRASE = re.compile(
+    r"(introduced by|introduced in|caused by|regression from|broken by|since)"
+    r"\s+(?:the\s+)?(?:commit\s+)?([0-9a-f]{8,40})\b", re.I)
+
+
+def git(repo, *args, inp=None):
+    return subprocess.run(["git", "-C", repo, *args], input=inp, capture_output=True,
+                          text=True, errors="replace").stdout
+
+
+def make_list(repo):
+    grep = r"(introduced by|introduced in|caused by|regression from|broken by|since)( the)?( commit)? [0-9a-f]{8}"
+    out = git(repo, "log", "--all", "--no-merges", "-i", "-E", "--grep", grep,
+              "--format=%H%x00%B%x01")
+    pairs = []
+    for rec in out.split("\x01"):
+        if "\x00" not in rec:
+            continue
+        fix, body = rec.strip("\n").split("\x00", 1)
+        for m in PHRASE.finditer(" ".join(body.split())):
+            sha = git(repo, "rev-parse", "-q", "--verify", m.group(2) + "^{commit}").strip()
+            if not sha or sha == fix:
+                continue
+            if subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", sha, fix]).returncode:
+                continue
+            pairs.append((fix, sha, m.group(1).lower()))
+            break
+    pairs.sort()
+    for fix, sha, phrase in pairs:
+        print(f"{fix} {sha} {phrase}")
+
+
+def szz(repo, fix):
+    """Plain SZZ with git: blame the removed lines at fix^."""
+    diff = git(repo, "diff", "-U0", "--no-renames", fix + "^", fix)
+    path, counts = None, {}
+    for line in diff.splitlines():
+        if line.startswith("--- "):
+            path = line[6:] if line.startswith("--- a/") else None
+        elif line.startswith("@@ ") and path:
+            m = re.match(r"@@ -(\d+)(?:,(\d+))? ", line)
+            start, n = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+            if n == 0:
+                continue
+            blame = git(repo, "blame", "--porcelain", "-L", f"{start},{start + n - 1}",
+                        fix + "^", "--", path)
+            for b in blame.splitlines():
+                m2 = re.match(r"^([0-9a-f]{40}) \d+ \d+", b)
+                if m2:
+                    counts[m2.group(1)] = counts.get(m2.group(1), 0) + 1
+    return sorted(counts, key=lambda c: (-counts[c], c))
+
+
+def first_releases(repo, pv, shas):
+    out = subprocess.run([pv, "-C", repo, "--first-release", "--stdin"],
+                         input="\n".join(shas) + "\n", capture_output=True, text=True).stdout
+    rel = {}
+    for sha, line in zip(shas, out.splitlines()):
+        rel[sha] = line.split()[-1] if line.split() else "none"
+    return rel
+
+
+def triage(repo, pv, fixes, mode):
+    res = {}
+    for i in range(0, len(fixes), 40):
+        chunk = fixes[i:i + 40]
+        args = [pv, "-C", repo, "--triage", "--json"] + (["--evidence", mode] if mode else [])
+        out = subprocess.run(args + chunk, capture_output=True, text=True).stdout
+        for r in json.loads(out)["results"]:
+            res[r["rev"]] = r
+    return res
+
+
+def pct(n, d):
+    return f"{100.0 * n / d:5.1f}%" if d else "   -  "
+
+
+def measure(repo, pv, listfile):
+    rows = [l.split() for l in open(listfile) if l.strip() and not l.startswith("#")]
+    fixes = [r[0] for r in rows]
+    t0 = time.time()
+    blame = triage(repo, pv, fixes, "blame")
+    t_blame = time.time() - t0
+    t0 = time.time()
+    full = triage(repo, pv, fixes, None)
+    t_full = time.time() - t0
+    rel = first_releases(repo, pv, sorted({r[0] for r in rows} | {r[1] for r in rows}))
+    halves = {"tune (odd)": rows[0::2], "report (even)": rows[1::2]}
+    print(f"{len(rows)} fixes; patchver --evidence blame {t_blame:.0f} s, "
+          f"full triage {t_full:.0f} s (one process per 40 fixes)\n")
+    print("| half | fixes | SZZ top-1 | SZZ in-cand | SZZ none | pv top-1 | pv in-cand | pv none "
+          "| first affected (blame) | first affected (all) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, part in halves.items():
+        s = dict(top=0, inc=0, none=0, ptop=0, pinc=0, pnone=0, fb=0, fa=0)
+        for fix, culprit, _ in part:
+            cands = szz(repo, fix)
+            s["top"] += bool(cands) and cands[0] == culprit
+            s["inc"] += culprit in cands
+            s["none"] += not cands
+            b = blame.get(fix, {})
+            intro = [x["commit"]["commit"] for x in b.get("introducers", [])]
+            blamed = [e["target"]["commit"] for e in b.get("evidence", [])
+                      if e["kind"] == "blame" and e.get("target") and
+                      e["removed_lines"] + e["neighbour_lines"] > 0]
+            s["ptop"] += bool(intro) and intro[0] == culprit
+            s["pinc"] += culprit in blamed
+            s["pnone"] += not blamed
+            truth = rel.get(culprit, "none")
+            if truth == rel.get(fix, "none"):
+                truth = "none"
+            got_b = (b.get("affected") or ["none"])[0]
+            got_a = (full.get(fix, {}).get("affected") or ["none"])[0]
+            s["fb"] += got_b == truth
+            s["fa"] += got_a == truth
+        n = len(part)
+        print(f"| {name} | {n} | {pct(s['top'], n)} | {pct(s['inc'], n)} | {pct(s['none'], n)} "
+              f"| {pct(s['ptop'], n)} | {pct(s['pinc'], n)} | {pct(s['pnone'], n)} "
+              f"| {pct(s['fb'], n)} | {pct(s['fa'], n)} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "list":
+        make_list(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "measure":
+        measure(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "bench/culprits.txt")
+    else:
+        sys.exit(__doc__)
