@@ -21,6 +21,7 @@ release (patchver --first-release gives both; it is cross-checked
 against git elsewhere).
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -106,12 +107,18 @@ def pct(n, d):
 def measure(repo, pv, listfile):
     rows = [l.split() for l in open(listfile) if l.strip() and not l.startswith("#")]
     fixes = [r[0] for r in rows]
-    t0 = time.time()
-    blame = triage(repo, pv, fixes, "blame")
-    t_blame = time.time() - t0
-    t0 = time.time()
-    full = triage(repo, pv, fixes, None)
-    t_full = time.time() - t0
+    cache = os.environ.get("CULPRITS_CACHE")     # reuse a run's triages while tuning
+    if cache and os.path.exists(cache):
+        blame, full, t_blame, t_full = json.load(open(cache))
+    else:
+        t0 = time.time()
+        blame = triage(repo, pv, fixes, "blame")
+        t_blame = time.time() - t0
+        t0 = time.time()
+        full = triage(repo, pv, fixes, None)
+        t_full = time.time() - t0
+        if cache:
+            json.dump([blame, full, t_blame, t_full], open(cache, "w"))
     rel = first_releases(repo, pv, sorted({r[0] for r in rows} | {r[1] for r in rows}))
     halves = {"tune (odd)": rows[0::2], "report (even)": rows[1::2]}
     print(f"{len(rows)} fixes; patchver --evidence blame {t_blame:.0f} s, "
@@ -121,7 +128,8 @@ def measure(repo, pv, listfile):
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, part in halves.items():
         s = dict(top=0, inc=0, none=0, ptop=0, pinc=0, pnone=0, fb=0, fa=0)
-        for fix, culprit, _ in part:
+        for row in part:
+            fix, culprit = row[0], row[1]
             cands = szz(repo, fix)
             s["top"] += bool(cands) and cands[0] == culprit
             s["inc"] += culprit in cands

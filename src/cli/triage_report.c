@@ -105,8 +105,8 @@ static void text_evidence(struct front *f, const struct triage *t)
 		any = true;
 		printf("  %-15s ", e->kind == EV_NAMED ? e->phrase : evidence_kind_name(e->kind));
 		if (e->commit == DAG_NONE) {
-			printf("%s%s%s (not resolved: %s)\n", e->ref, *e->ref ? " " : "",
-			       e->claimed_subject && !*e->ref ? e->claimed_subject : "",
+			printf("%s (not resolved: %s)\n",
+			       *e->ref ? e->ref : e->claimed_subject ? e->claimed_subject : "",
 			       e->unresolved ? e->unresolved : "not in this repository");
 			continue;
 		}

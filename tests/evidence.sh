@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Message evidence and verdicts per group of hunks, on a small history made
+# here (fixed dates, so the same every run):
+#   - "introduced by <sha> ("subject")" names a culprit: certain, and the
+#     fix's hunk that rewrites older code gets its own, weaker verdict;
+#   - a culprit named by its quoted subject ('the regression created by
+#     "..." commit') is found among the ancestors touching the same file;
+#   - shas that name a tree, a blob, nothing, or a commit newer than the
+#     fix are reported, never used;
+#   - --evidence blame ignores the message; --evidence message ignores blame;
+#   - a binary file and a 10,000-line hunk in the fix, and a fix whose file
+#     was renamed since: no crash, an answer.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+repo=$tmp/repo
+git init -q -b master "$repo"
+n=0
+commit() {   # MESSAGE: commit everything with the next fixed date
+	n=$((n + 1))
+	git -C "$repo" add -A
+	GIT_AUTHOR_DATE="$((1262304000 + n * 86400)) +0000" GIT_COMMITTER_DATE="$((1262304000 + n * 86400)) +0000" \
+		git -C "$repo" -c user.name=T -c user.email=t@example.org commit -q -m "$1"
+	git -C "$repo" rev-parse HEAD
+}
+tag() { git -C "$repo" -c user.name=T -c user.email=t@example.org tag -a -m "$1" "$1"; }
+lines() { seq "$1" "$2" | sed 's/^/int line_/; s/$/;/'; }
+
+lines 1 40 >"$repo/a.c"
+commit "a: the first version" >/dev/null
+tag v3.0
+sed -i 's/^int line_5;/int line_5 = 5;/' "$repo/a.c"
+old=$(commit "a: give line 5 a value")
+tag v3.1
+tag v3.2-rc1
+sed -i 's/^int line_30;/int line_30 = 30;/; s/^int line_31;/int line_31 = 31;/' "$repo/a.c"
+culprit=$(commit "a: new values for 30 and 31")
+tag v3.2-rc2
+tag v3.2
+tag v3.2.1
+sed -i 's/^int line_30 = 30;/int line_30 = 300;/; s/^int line_5 = 5;/int line_5 = 50;/' "$repo/a.c"
+fix=$(commit "a: fix the values
+
+This is a regression introduced by ${culprit:0:12} (\"a: new values for 30 and 31\").")
+sed -i 's/^int line_31 = 31;/int line_31 = 310;/' "$repo/a.c"
+quoted=$(commit 'Fix the regression created by "a: new values for..." commit')
+tree=$(git -C "$repo" rev-parse HEAD^{tree})
+blob=$(git -C "$repo" rev-parse HEAD:a.c)
+sed -i 's/^int line_40;/int line_40 = 40;/' "$repo/a.c"
+bogus=$(commit "a: line 40
+
+Caused by commit ${tree:0:12}, since ${blob:0:12}, broken by deadbeefcafe1234.")
+# a binary file and a 10,000-line hunk
+printf '\0\1\2binary' >"$repo/b.bin"
+lines 1 10000 >"$repo/big.c"
+commit "add big files" >/dev/null
+printf '\0\1\3binary' >"$repo/b.bin"
+seq 1 10000 | sed 's/^/long v_/; s/$/;/' >"$repo/big.c"
+sed -i 's/^int line_39;/int line_39 = 39;/' "$repo/a.c"
+large=$(commit "rewrite big.c, change b.bin and line 39")
+tag v3.3-rc1
+# a culprit newer than the fix: named from a side branch off an older commit
+git -C "$repo" checkout -q -b side "$old"
+sed -i 's/^int line_10;/int line_10 = 10;/' "$repo/a.c"
+newer_fix=$(commit "a: line 10
+
+Introduced by ${large:0:12}.")
+git -C "$repo" checkout -q master
+git -C "$repo" mv a.c renamed.c
+commit "rename a.c" >/dev/null
+tag v3.3
+
+pv() { "$PATCHVER" -C "$repo" "$@"; }
+r='.results[0]'
+
+# a named culprit decides: certain; the older rewritten line is its own group
+j=$(pv --json --triage "$fix")
+expect_eq "$?" 0 "named culprit: exit"
+expect_eq "$(jq -r "$r.evidence[] | select(.kind == \"named\") | \"\(.phrase) \(.target.commit) \(.subject_mismatch)\"" <<<"$j")" \
+	"regression introduced by $culprit false" "named culprit: resolved, subject checked"
+expect_eq "$(jq -r "$r.confidence" <<<"$j")" certain "named culprit: certain"
+expect_eq "$(jq -r "$r.affected | join(\" \")" <<<"$j")" "v3.2-rc2 v3.2 v3.2.1" "named culprit: affected releases"
+expect_eq "$(jq -r "$r.groups | length" <<<"$j")" 2 "named culprit: two groups"
+expect_eq "$(jq -r "$r.groups[1] | \"\(.confidence) \(.introducers[0].commit.commit) \(.affected[0])\"" <<<"$j")" \
+	"likely $old v3.1" "the older hunk: its own, weaker verdict"
+out=$(pv --triage "$fix")
+expect_contains "$out" "[certain, from named evidence]" "text: confidence"
+expect_contains "$out" "other parts of the fix, traced by blame (weaker evidence):" "text: other parts"
+
+# the message ignored: blame alone, still per hunk
+j=$(pv --json --triage --evidence blame "$fix")
+expect_eq "$(jq -r "[$r.groups[] | .confidence] | join(\" \")" <<<"$j")" "likely likely" "--evidence blame: two blame groups"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"named\")] | length" <<<"$j")" 1 \
+	"--evidence blame: the message is still shown"
+# only the message: no blame verdict without it
+j=$(pv --json --triage --evidence message "$large")
+expect_eq "$(jq -r "$r.confidence + \" \" + $r.verdict" <<<"$j")" \
+	"none unknown: no introducing commit found" "--evidence message without a culprit: unknown"
+
+# a culprit named by its quoted subject, a prefix ending in "..."
+j=$(pv --json --triage "$quoted")
+expect_eq "$(jq -r "$r.evidence[] | select(.kind == \"named\") | .target.commit" <<<"$j")" "$culprit" \
+	"quoted subject resolved"
+expect_eq "$(jq -r "$r.confidence" <<<"$j")" certain "quoted subject: certain"
+
+# shas that are not commits of the history, each reported with why
+j=$(pv --json --triage "$bogus")
+expect_eq "$?" 0 "unresolved shas: exit"
+expect_eq "$(jq -r "[$r.evidence[] | select(.unresolved) | .unresolved] | join(\", \")" <<<"$j")" \
+	"a tree, a blob, unknown" "unresolved shas: tree, blob, unknown"
+out=$(pv --triage "$bogus")
+expect_contains "$out" "${tree:0:12} (not resolved: a tree)" "text: a tree reported"
+expect_contains "$out" "deadbeefcafe1234 (not resolved: unknown)" "text: unknown sha reported"
+
+# a culprit newer than the fix is flagged and not used
+j=$(pv --json --triage "$newer_fix")
+expect_eq "$(jq -r "$r.evidence[] | select(.kind == \"named\") | .not_ancestor" <<<"$j")" true \
+	"newer culprit flagged"
+expect_eq "$(jq -r "$r.evidence_used" <<<"$j")" blame "newer culprit: not used"
+expect_contains "$(pv --triage "$newer_fix")" "not below the fix" "text: newer culprit"
+
+# a binary file and a 10,000-line hunk; the file renamed since
+j=$(pv --json --triage "$large")
+expect_eq "$?" 0 "binary file and 10,000-line hunk: exit"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\")] | length > 0" <<<"$j")" true \
+	"10,000-line hunk blamed"
+pv --triage "$fix" >/dev/null
+expect_eq "$?" 0 "fix whose file was renamed since"
+finish
