@@ -5,9 +5,10 @@
 #   c2 fix, Cc: stable, backported with "(cherry picked from commit <sha>)"
 #   c3 fix, Cc: stable, backported with the same diff and no reference
 #   c4 new file; c5 Fixes: c4 (a bug born after the release)
-#   c6 cleanup of code the release has (needed, missing, applies)
+#   c6 cleanup of code the release has (not a fix: never "needed")
 #   c8 rework of f4, then c9 a Cc: stable fix whose context is c8's work
 #      (needed, missing, does not apply without c8)
+#   c10 names the commit that broke it ("introduced by"): a fix, needed
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
@@ -43,6 +44,9 @@ c8=$(line f4.c 4 "f4 line 4 reworked"; commit "f4: rework")
 c9=$(line f4.c 5 "f4 line 5 fixed"; commit "f4: fix a bug in old code
 
 Cc: stable@kernel.org")
+c10=$(line f2.c 9 "f2 line 9 fixed"; commit "f2: fix line 9
+
+This bug was introduced by $(git rev-parse --short=12 v2.6.30^{commit}) (\"base\").")
 tag v2.6.31-rc1
 
 git checkout -q -b linux-2.6.30.y v2.6.30
@@ -68,19 +72,20 @@ row() { jq -r --arg c "$1" '.audit.commits[] | select(.commit == $c) |
 expect_eq "$(row "$c1")" "cc-stable yes upstream line v2.6.30.1 null " "c1: present by its upstream line"
 expect_eq "$(row "$c2")" "cc-stable yes upstream line v2.6.30.1 null " "c2: present by its cherry-pick line"
 expect_eq "$(row "$c3")" "cc-stable yes patch-id v2.6.30.2 null " "c3: present by patch-id only"
-expect_eq "$(row "$c4")" "- unknown - - null " "c4: adds a file: nothing to judge"
+expect_eq "$(row "$c4")" "- not-a-fix - - null " "c4: a new file, not a fix"
 expect_eq "$(row "$c5")" "fixes no - - null " "c5: Fixes: a commit born after the release"
-expect_eq "$(row "$c6")" "- yes - - true " "c6: needed, missing, applies"
+expect_eq "$(row "$c6")" "- not-a-fix - - null " "c6: a cleanup is not a fix"
+expect_eq "$(row "$c10")" "named-culprit yes - - true " "c10: names its culprit: a fix, needed"
 expect_eq "$(row "$c9")" "cc-stable yes - - false ${c8:0:12}" "c9: needs c8 first"
 expect_eq "$(jq -r '.audit.commits[] | select(.commit == "'"$c2"'") | .stable_hint' <<<"$j")" "2.6.29+" "the Cc: stable hint"
-expect_eq "$(jq -r '.audit.summary["2.6.30"] | "\(.commits) \(.marked_cc_stable) \(.present) \(.needed_missing)"' <<<"$j")" \
-	"8 4 3 3" "summary counts"
+expect_eq "$(jq -r '.audit.summary["2.6.30"] | "\(.commits) \(.fixes) \(.marked_cc_stable) \(.present) \(.needed_missing) \(.not_a_fix)"' <<<"$j")" \
+	"9 6 4 3 2 3" "summary counts"
 # the git way: upstream lines in the stable branch, counted by git log --grep
 expect_eq "$(jq -r '.audit.summary["2.6.30"].present_by_upstream_line' <<<"$j")" \
 	"$(git -C "$r" log --oneline -E -i --grep='commit [0-9a-f]+ upstream|cherry picked from commit' v2.6.30..linux-2.6.30.y | wc -l)" \
 	"present by upstream line, as git log --grep counts them"
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --only missing --json | jq -r '[.audit.commits[].commit[0:12]] | sort | join(" ")')" \
-	"$(printf '%s\n' "${c6:0:12}" "${c8:0:12}" "${c9:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only missing"
+	"$(printf '%s\n' "${c9:0:12}" "${c10:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only missing"
 text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30)
 expect_contains "$text" "[C N-x] ${c9:0:12} f4: fix a bug in old code" "text: flags"
 expect_contains "$text" "earlier commits to its files missing there: ${c8:0:12}" "text: the prerequisite"

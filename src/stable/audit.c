@@ -44,7 +44,7 @@ struct stable_series {
 
 /* What one commit is for one series. */
 struct cell {
-	char needed;                /* 'N' needed, 'n' not, '?' unknown */
+	char needed;                /* 'N' needed, 'n' not, '?' unknown, 'x' not a fix */
 	char *needed_why;
 	uint32_t present;           /* the stable commit, DAG_NONE */
 	const char *present_how;    /* "upstream line", "patch-id" */
@@ -55,7 +55,7 @@ struct cell {
 
 struct row {
 	uint32_t commit;
-	char mark;                  /* 'C' Cc: stable, 'F' Fixes:, '-' */
+	char mark;                  /* 'C' Cc: stable, 'F' Fixes:, 'I' names its culprit, '-' */
 	char hint[32];
 	char *subject;
 	char *diff;
@@ -321,11 +321,23 @@ static bool in_pids(const struct stable_series *s, const git_oid *pid, uint32_t 
 	return e != NULL;
 }
 
-/* Needed?  The message's evidence first (Fixes:, commit mentions), else the preimage. */
+/*
+ * Needed?  Only a fix can be: one marked Cc: stable, with a Fixes: trailer
+ * or naming the commit that broke it ("introduced by <sha>").  Any change
+ * to code the release has would otherwise count (6,606 of the 8,113
+ * commits of v2.6.34..v2.6.35-rc1).  For a fix, the message's evidence
+ * first (Fixes:, named culprits, commit mentions), else the preimage.
+ */
 static void judge_needed(struct audit *a, struct stable_series *s, const struct triage *t,
 			 struct row *r, struct cell *cell)
 {
 	const struct tag_table *tt = &a->h->tags;
+
+	if (r->mark == '-') {
+		cell->needed = 'x';
+		cell->needed_why = xstrdup("no Cc: stable, Fixes: or named culprit");
+		return;
+	}
 
 	for (size_t i = 0; i < t->ev.nr; i++) {
 		const struct evidence *e = &t->ev.v[i];
@@ -444,6 +456,9 @@ static int read_rows(struct audit *a)
 		for (size_t k = 0; k < t.ev.nr && r->mark == '-'; k++)
 			if (t.ev.v[k].kind == EV_FIXES)
 				r->mark = 'F';
+		for (size_t k = 0; k < t.ev.nr && r->mark == '-'; k++)
+			if (t.ev.v[k].kind == EV_NAMED && t.ev.v[k].commit != DAG_NONE)
+				r->mark = 'I';
 		snprintf(r->hint, sizeof(r->hint), "%s", t.ev.cc_hint);
 		r->subject = history_subject(a->h, r->commit);
 		r->diff = xstrdup(t.fixp.diff);
@@ -509,7 +524,8 @@ static void print_row(const struct audit *a, const struct row *r)
 	for (size_t k = 0; k < a->ns; k++) {
 		const struct cell *c = &r->cells[k];
 		printf("%*s%s%s%s: %s", 16, "", a->ns > 1 ? a->s[k].name : "", a->ns > 1 ? " " : "",
-		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" : "unknown");
+		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
+		       c->needed == 'x' ? "not a fix" : "unknown");
 		printf(" (%s)", c->needed_why ? c->needed_why : "");
 		if (c->present != DAG_NONE)
 			printf("; present since %s as %.12s (%s)", tag_of(a, &a->s[k], c->present),
@@ -528,7 +544,7 @@ static void print_row(const struct audit *a, const struct row *r)
 }
 
 struct counts {
-	size_t marked, missing, missing_marked, present, by_line, unneeded, unknown;
+	size_t marked, fixes, missing, present, by_line, unneeded, unknown, not_fix;
 };
 
 static void count(const struct audit *a, size_t k, struct counts *n)
@@ -538,14 +554,16 @@ static void count(const struct audit *a, size_t k, struct counts *n)
 		const struct row *r = &a->rows[i];
 		const struct cell *c = &r->cells[k];
 		n->marked += r->mark == 'C';
+		n->fixes += r->mark != '-';
 		if (c->present != DAG_NONE) {
 			n->present++;
 			n->by_line += !strcmp(c->present_how, "upstream line");
 		} else if (c->needed == 'N') {
 			n->missing++;
-			n->missing_marked += r->mark != '-';
 		} else if (c->needed == 'n') {
 			n->unneeded++;
+		} else if (c->needed == 'x') {
+			n->not_fix++;
 		} else {
 			n->unknown++;
 		}
@@ -558,17 +576,18 @@ static void print_text(const struct audit *a)
 	for (size_t k = 0; k < a->ns; k++)
 		printf("series %s: %s .. %s\n", a->s[k].name, a->h->tags.v[a->s[k].base_tag].shortname,
 		       a->s[k].tip_name);
-	printf("flags: C Cc: stable, F Fixes: only; per series: N needed, n not needed, ? unknown;"
-	       " P present, - missing; + applies to the tip, x does not\n\n");
+	printf("flags: C Cc: stable, F Fixes: only, I names its culprit only; per series: N needed,"
+	       " n not needed, ? unknown, x not a fix; P present, - missing; + applies to the tip,"
+	       " x does not\n\n");
 	for (size_t i = 0; i < a->nrows; i++)
 		if (wanted(a, &a->rows[i]))
 			print_row(a, &a->rows[i]);
 	for (size_t k = 0; k < a->ns; k++) {
 		struct counts n;
 		count(a, k, &n);
-		printf("\nsummary for %s (%zu marked Cc: stable):\n", a->s[k].name, n.marked);
-		printf("  needed and missing: %zu (%zu of them marked Cc: stable or Fixes:)\n",
-		       n.missing, n.missing_marked);
+		printf("\nsummary for %s: %zu fixes (%zu marked Cc: stable) among %zu commits:\n",
+		       a->s[k].name, n.fixes, n.marked, a->nrows);
+		printf("  needed and missing: %zu\n", n.missing);
 		for (size_t i = 0; i < a->nrows; i++) {
 			const struct row *r = &a->rows[i];
 			const struct cell *c = &r->cells[k];
@@ -582,6 +601,8 @@ static void print_text(const struct audit *a)
 		       n.by_line, n.present - n.by_line);
 		printf("  not needed (the code came after %s): %zu; unknown: %zu\n",
 		       a->h->tags.v[a->s[k].base_tag].shortname, n.unneeded, n.unknown);
+		printf("  not a fix (no Cc: stable, Fixes: or named culprit), not present: %zu\n",
+		       n.not_fix);
 	}
 }
 
@@ -615,7 +636,8 @@ static void print_json(const struct audit *a)
 		json_obj_begin(&j);
 		json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[r->commit]));
 		json_kstr(&j, "subject", r->subject);
-		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" : NULL);
+		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" :
+			  r->mark == 'I' ? "named-culprit" : NULL);
 		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
 		json_key(&j, "series");
 		json_obj_begin(&j);
@@ -623,7 +645,8 @@ static void print_json(const struct audit *a)
 			const struct cell *c = &r->cells[k];
 			json_key(&j, a->s[k].name);
 			json_obj_begin(&j);
-			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" : "unknown");
+			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
+				  c->needed == 'x' ? "not-a-fix" : "unknown");
 			json_kstr(&j, "needed_evidence", c->needed_why);
 			json_kstr(&j, "present", c->present == DAG_NONE ? NULL :
 				  git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[c->present]));
@@ -659,6 +682,8 @@ static void print_json(const struct audit *a)
 		json_kint(&j, "present", (int64_t)n.present);
 		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
 		json_kint(&j, "not_needed", (int64_t)n.unneeded);
+		json_kint(&j, "fixes", (int64_t)n.fixes);
+		json_kint(&j, "not_a_fix", (int64_t)n.not_fix);
 		json_kint(&j, "unknown", (int64_t)n.unknown);
 		json_obj_end(&j);
 	}
