@@ -347,7 +347,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 			cell->needed = 'N';
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s is in %s",
-				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "names" : "mentions", e->ref,
+				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "culprit" : "mentions", e->ref,
 				 tt->v[s->base_tag].shortname);
 			return;
 		}
@@ -356,7 +356,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 			cell->needed = 'n';
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s came later (%s)",
-				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "names" : "mentions", e->ref,
+				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "culprit" : "mentions", e->ref,
 				 first == UINT32_MAX ? "in no release" : tt->v[first].shortname);
 		}
 	}
