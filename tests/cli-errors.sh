@@ -88,6 +88,21 @@ expect_eq "$(echo "$out" | wc -l)" 2 "mixed revs: good ones answered"
 # --stdin skips blank lines and comments; a bad line does not stop it
 
 
+# git's environment, as every git tool honours it; -C wins over it
+want=$("$PATCHVER" -C "$repo" --first-release master~3)
+expect_eq "$(cd / && GIT_DIR=$repo "$PATCHVER" --first-release master~3)" "$want" "GIT_DIR names the repository"
+expect_eq "$(GIT_DIR=/nonexistent "$PATCHVER" -C "$repo" --first-release master~3)" "$want" "-C wins over GIT_DIR"
+(cd / && GIT_DIR=/nonexistent "$PATCHVER" master 2>"$tmp/err" >/dev/null)
+expect_eq "$?" 3 "GIT_DIR to nothing: exit"
+expect_contains "$(cat "$tmp/err")" "not a git repository: '/nonexistent'" "GIT_DIR to nothing: message"
+# objects only through GIT_ALTERNATE_OBJECT_DIRECTORIES: refs here, objects there
+git init -q --bare "$tmp/refs-only.git"
+git -C "$repo" for-each-ref --format='%(objectname) %(refname)' >"$tmp/refs"
+while read -r id ref; do git -C "$tmp/refs-only.git" update-ref --no-deref "$ref" "$id" 2>/dev/null ||
+	mkdir -p "$tmp/refs-only.git/$(dirname "$ref")" && echo "$id" >"$tmp/refs-only.git/$ref"; done <"$tmp/refs"
+expect_eq "$(GIT_DIR=$tmp/refs-only.git GIT_ALTERNATE_OBJECT_DIRECTORIES=$repo/objects \
+	"$PATCHVER" --first-release "$(git -C "$repo" rev-parse master~3)")" "$want" "objects from GIT_ALTERNATE_OBJECT_DIRECTORIES"
+
 # --version and --help succeed
 "$PATCHVER" --version | grep -q '^patchver '
 expect_eq "$?" 0 "--version"

@@ -66,24 +66,31 @@ out:
 	return ret;
 }
 
+/*
+ * path NULL: the repository git would use here, honouring GIT_DIR,
+ * GIT_WORK_TREE, GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES and
+ * GIT_CEILING_DIRECTORIES as every git tool does; a path (-C) wins over them.
+ */
 int history_open_repo(git_repository **repo, const char *path)
 {
+	const char *name = path ? path : getenv("GIT_DIR") ? getenv("GIT_DIR") : ".";
+
 	*repo = NULL;
-	if (git_repository_open_ext(repo, path, 0, NULL) < 0)
-		return error(EXIT_NOREPO, "not a git repository: '%s'", path);
+	if (git_repository_open_ext(repo, path, path ? 0 : GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0)
+		return error(EXIT_NOREPO, "not a git repository: '%s'", name);
 	if (shield_odb(*repo) < 0)
-		return error(EXIT_INTERNAL, "cannot open '%s' read-only: %s", path, git_errmsg());
+		return error(EXIT_INTERNAL, "cannot open '%s' read-only: %s", name, git_errmsg());
 	return 0;
 }
 
 int history_open(struct history *h, const struct history_opts *opts)
 {
-	const char *path = opts->path ? opts->path : ".";
+	const char *path = opts->path ? opts->path : getenv("GIT_DIR") ? getenv("GIT_DIR") : ".";
 	int ret;
 
 	memset(h, 0, sizeof(*h));
 	tune_libgit2();
-	if ((ret = history_open_repo(&h->repo, path)))
+	if ((ret = history_open_repo(&h->repo, opts->path)))
 		return ret;
 	if (dag_init(&h->dag, h->repo) < 0)
 		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,

@@ -21,7 +21,7 @@ struct history {
 };
 
 struct history_opts {
-	const char *path;           /* -C DIR, or NULL for the current directory */
+	const char *path;           /* -C DIR, or NULL: what git would use (GIT_DIR, ...) */
 	const char *release_glob;   /* which tags are releases */
 };
 
@@ -30,6 +30,7 @@ struct history_opts {
  * libgit2 writes on its own (apply, write-tree) stay in memory.
  * 0 or EXIT_NOREPO (message printed).
  */
+/* path NULL: from the environment (GIT_DIR, GIT_OBJECT_DIRECTORY, ...) as git. */
 int history_open_repo(git_repository **repo, const char *path);
 
 /* Returns 0 or an EXIT_* code (message printed). */
