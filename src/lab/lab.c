@@ -16,6 +16,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/lab/initramfs.h"
+#include "patchver/lab/datadir.h"
 #include "patchver/lab/lab.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
@@ -147,7 +148,6 @@ static int lock_cache(struct lab *l)
 
 int lab_open(struct lab *l, const struct lab_opts *o)
 {
-	const char *dir = o->guest_dir ? o->guest_dir : getenv("PATCHVER_GUEST_DIR");
 	char *gcc[] = { "cc", "--version", NULL };
 	char *qemu[] = { "qemu-system-x86_64", "--version", NULL };
 	char *mk[] = { "mkdir", "-p", NULL, NULL, NULL, NULL };
@@ -159,7 +159,8 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	memset(l, 0, sizeof(*l));
 	l->o = o;
 	l->lock_fd = -1;
-	l->guest = xstrdup(dir ? dir : PATCHVER_GUEST_DIR);
+	if (!(l->guest = datadir_guest(o->guest_dir)))
+		return EXIT_NO_TOOL;
 	l->accel = boot_pick_accel(o->accel);
 	if ((ret = check_tools()))
 		return ret;
@@ -597,6 +598,7 @@ int lab_prepare(const struct lab_opts *o)
 	int ret = lab_open(&l, o);
 
 	if (!ret) {
+		printf("guest data:       %s\n", l.guest);
 		printf("kernel tree:      %s\n", l.tree.what);
 		printf("repository:       %s\n", git_repository_path(l.tree.repo));
 		printf("base commit:      %s\n", git_oid_tostr_s(&l.tree.base));

@@ -62,7 +62,7 @@ struct candidate {
 
 struct lab_opts {
 	const char *kernel_tree;    /* NULL: Debian's linux-source */
-	const char *guest_dir;      /* NULL: $PATCHVER_GUEST_DIR or the built-in one */
+	const char *guest_dir;      /* NULL: found by datadir_guest() */
 	const char *accel;          /* NULL: pick */
 	int timeout;                /* seconds per boot */
 	bool keep;                  /* keep built images */

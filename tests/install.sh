@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# An installed patchver needs neither its source nor its build tree: a
+# copy of the source is built, installed into a temporary prefix, and both
+# copies are removed; the installed binary answers a naming query and
+# finds its guest data (--verify-boot --prepare-tree, on the warm kernel
+# cache the boot tests leave).  Without the data it says where it looked.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+top=$(cd "$TESTS/.." && pwd)
+mkdir -p "$tmp/src"
+git -C "$top" ls-files -z --cached --others --exclude-standard |
+	(cd "$top" && xargs -0 cp --parents -t "$tmp/src" 2>/dev/null)
+cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null &&
+	cmake --build "$tmp/build" -j "$(nproc)" --target patchver >/dev/null &&
+	cmake --install "$tmp/build" --prefix "$tmp/prefix" >/dev/null
+expect_eq "$?" 0 "build and install a copy"
+rm -rf "$tmp/src" "$tmp/build"
+pv=$tmp/prefix/bin/patchver
+expect_eq "$(test -f "$tmp/prefix/share/man/man1/patchver.1" && echo yes)" yes "man page installed"
+expect_eq "$(test -f "$tmp/prefix/share/patchver/guest/kernel.config" && echo yes)" yes "guest data installed"
+expect_eq "$(env -u PATCHVER_GUEST_DIR "$pv" -C "$FIXTURES/demo.git" --first-release master~2)" \
+	"$("$PATCHVER" -C "$FIXTURES/demo.git" --first-release master~2)" "installed copy: naming"
+if [ -d "${XDG_CACHE_HOME:-$HOME/.cache}/patchver/src" ] || [ "${PATCHVER_TEST_PREPARE:-}" = 1 ]; then
+	out=$(env -u PATCHVER_GUEST_DIR "$pv" --prepare-tree 2>/dev/null)
+	expect_eq "$?" 0 "installed copy: --prepare-tree"
+	expect_contains "$out" "guest data:       $tmp/prefix/bin/../share/patchver/guest" \
+		"installed copy: its own guest data"
+fi
+# the data gone: one line naming every place looked in
+mv "$tmp/prefix/share/patchver" "$tmp/moved"
+env -u PATCHVER_GUEST_DIR "$pv" --prepare-tree >/dev/null 2>"$tmp/err"
+expect_eq "$?" 16 "no guest data: exit"
+expect_contains "$(cat "$tmp/err")" "looked in $tmp/prefix/bin/../share/patchver/guest" "no guest data: where it looked"
+expect_eq "$(grep -c . "$tmp/err")" 1 "no guest data: one line"
+# PATCHVER_DATA_DIR points at a moved data directory
+out=$(env -u PATCHVER_GUEST_DIR PATCHVER_DATA_DIR="$tmp/moved" "$pv" --prepare-tree 2>/dev/null)
+if [ -n "$out" ]; then
+	expect_contains "$out" "guest data:       $tmp/moved/guest" "PATCHVER_DATA_DIR"
+fi
+finish
