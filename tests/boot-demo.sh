@@ -47,7 +47,7 @@ mkdir -p "$tmp/badseries"
 sed 's/nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;/nd->flags |= LOOKUP_NO_SUCH_LINE;/' \
 	"$guest"/kernel/0001-*.patch > "$tmp/badseries/0001-model.patch"
 cp "$guest"/kernel/0002-*.patch "$tmp/badseries/0002-fix.patch"
-j=$("$PATCHVER" -C "$repo" --verify-boot --json --series "$tmp/badseries" "$(fix_of "$repo")" 2>/dev/null)
+j=$("$PATCHVER" -C "$repo" --verify-boot --json --patch-series "$tmp/badseries" "$(fix_of "$repo")" 2>/dev/null)
 expect_eq "$?" 15 "bad series: exit"
 expect_eq "$(jq -r "$c[1].why" <<<"$j")" "model does not apply" "bad series: why"
 expect_eq "$(jq -r "$c[1].failed_patch" <<<"$j")" "model" "bad series: which patch"
@@ -57,7 +57,7 @@ mkdir -p "$tmp/brokenseries"
 sed 's/^+			nd->flags |= LOOKUP_DIRECTORY;/+			nd->flags |= LOOKUP_DIRECTORY this does not compile;/' \
 	"$guest"/kernel/0001-*.patch > "$tmp/brokenseries/0001-model.patch"
 cp "$guest"/kernel/0002-*.patch "$tmp/brokenseries/0002-fix.patch"
-"$PATCHVER" -C "$repo" --verify-boot --series "$tmp/brokenseries" "$(fix_of "$repo")" >"$tmp/out" 2>"$tmp/err"
+"$PATCHVER" -C "$repo" --verify-boot --patch-series "$tmp/brokenseries" "$(fix_of "$repo")" >"$tmp/out" 2>"$tmp/err"
 expect_eq "$?" 13 "broken build: exit"
 expect_contains "$(cat "$tmp/err")" "  | " "broken build: the log's last lines are shown"
 expect_contains "$(cat "$tmp/out")" "build failed" "broken build: why"

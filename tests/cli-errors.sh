@@ -108,4 +108,16 @@ expect_eq "$(GIT_DIR=$tmp/refs-only.git GIT_ALTERNATE_OBJECT_DIRECTORIES=$repo/o
 expect_eq "$?" 0 "--version"
 "$PATCHVER" --help | grep -q -- '--describe'
 expect_eq "$?" 0 "--help"
+# grouped by mode, each option once, on one screen and a half
+help=$(COLUMNS=80 "$PATCHVER" --help)
+for heading in "Query" "Triage:" "Boot (--verify-boot FIX):" "Bisect (--bisect-boot):" "Audit:" "Kernels and cache"; do
+	expect_contains "$help" "$heading" "--help heading $heading"
+done
+expect_eq "$(grep -c -- '--series=' <<<"$help")" 1 "--series described once"
+expect_eq "$(($(wc -l <<<"$help") <= 92))" 1 "--help fits in 92 lines"
+# the old spelling of --patch-series still works, with a note
+"$PATCHVER" -C "$repo" --verify-boot --series "$tmp" --describe HEAD >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--verify-boot --series DIR: still parsed (then the usage error)"
+expect_contains "$(cat "$tmp/err")" "--series DIR with --verify-boot is deprecated: use --patch-series DIR" \
+	"--series DIR: deprecation note"
 finish

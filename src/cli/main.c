@@ -38,6 +38,7 @@ static struct {
 	char *audit, *only;
 	char *good, *bad, *fix, *tests;
 	int json, use_stdin, version;
+	char *patch_series;
 } opt;
 
 static void free_argv(char **v)
@@ -94,7 +95,7 @@ static int run_verify(struct history *h, const char *fix)
 
 	o.json = opt.json;
 	o.kernel_tree = opt.kernel_tree;
-	o.series_dir = opt.series;
+	o.series_dir = opt.patch_series;
 	o.accel = opt.accel;
 	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
 	o.keep = opt.keep;
@@ -166,93 +167,127 @@ static int check_bisect_options(size_t nrevs)
 	return 0;
 }
 
+/*
+ * The options, one table per mode; popt prints each table's heading and
+ * its options together in --help.  Short placeholders keep popt's
+ * description column wide.
+ */
+static struct poptOption query_options[] = {
+	{ "describe", 0, POPT_ARG_NONE, &opt.describe, 0,
+	  "print what `git describe --contains` prints", NULL },
+	{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
+	  "print what `git name-rev --tags --name-only` prints", NULL },
+	{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
+	  "every release containing the commit, by series", NULL },
+	{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
+	  "only the first release in version order, or none", NULL },
+	{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
+	  "tags that are releases (default " DEFAULT_RELEASE_GLOB ")", "GLOB" },
+	{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0, "revs from standard input", NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption triage_options[] = {
+	{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
+	  "is the fix for stable? introducers, releases, verdict", NULL },
+	{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
+	  "what may decide: message, blame or all (default)", "MODE" },
+	{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
+	  "a mail, mbox or diff ('-': stdin): find its commit", "FILE" },
+	{ "range", 0, POPT_ARG_STRING, &opt.range, 0, "look for the patch in A..B only", "A..B" },
+	{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
+	  "print patch-ids as `git patch-id --stable` does", NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption boot_options[] = {
+	{ "verify-boot", 0, POPT_ARG_NONE, &opt.verify_boot, 0,
+	  "boot the triage's kernels with and without the fix", NULL },
+	{ "candidate", 0, POPT_ARG_ARGV, &opt.candidates, 0,
+	  "boot this state instead (a rev, then patches or commits)", "NAME=ITEMS" },
+	{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
+	  "what a --candidate must show: pass or CHECK:ERRNO", "NAME=RESULT" },
+	{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
+	  "how the bug shows (default nofollow_slash_symlink_dir:ELOOP)", "CHECK:ERRNO" },
+	{ "patch-series", 0, POPT_ARG_STRING, &opt.patch_series, 0,
+	  "the model's patches for a non-git tree (default guest/kernel)", "DIR" },
+	POPT_TABLEEND
+};
+
+static struct poptOption bisect_options[] = {
+	{ "bisect-boot", 0, POPT_ARG_NONE, &opt.bisect_boot, 0,
+	  "find the first bad release, then commit, by booting", NULL },
+	{ "good", 0, POPT_ARG_STRING, &opt.good, 0, "a rev where the test passes", "REV" },
+	{ "bad", 0, POPT_ARG_STRING, &opt.bad, 0, "a later rev where it fails", "REV" },
+	{ "fix", 0, POPT_ARG_STRING, &opt.fix, 0,
+	  "a rev after --bad where it passes again: find the fix", "REV" },
+	{ "test", 0, POPT_ARG_STRING, &opt.tests, 0,
+	  "the guest checks that decide (default all)", "CHECKS" },
+	{ "commits", 0, POPT_ARG_NONE, &opt.commits, 0,
+	  "then bisect the commits between the releases", NULL },
+	{ "repeat", 0, POPT_ARG_INT, &opt.repeat, 0, "boots per step (default 1)", "N" },
+	{ "resume", 0, POPT_ARG_NONE, &opt.resume, 0, "reuse an interrupted run's log", NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption audit_options[] = {
+	{ "audit", 0, POPT_ARG_STRING, &opt.audit, 0,
+	  "every commit of A..B against stable series", "A..B" },
+	{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
+	  "stable series (--audit, --bisect-boot)", "X.Y,..." },
+	{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
+	  "list only missing, present or unneeded commits", "WHICH" },
+	POPT_TABLEEND
+};
+
+static struct poptOption lab_options[] = {
+	{ "kernel-tree", 0, POPT_ARG_STRING, &opt.kernel_tree, 0,
+	  "kernel source to build (default Debian's linux-source)", "DIR" },
+	{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
+	  "kvm or tcg (default kvm where usable)", "ACCEL" },
+	{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
+	  "seconds before a guest is killed (default 120)", "N" },
+	{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
+	{ "prepare-tree", 0, POPT_ARG_NONE, &opt.prepare_tree, 0,
+	  "import the kernel tree into the cache, say where", NULL },
+	{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,
+	  "remove built images and boot logs", NULL },
+	POPT_TABLEEND
+};
+
+static struct poptOption options[] = {
+	{ NULL, 'C', POPT_ARG_STRING, &opt.dir, 0,
+	  "repository (default: as git finds it)", "DIR" },
+	{ "json", 0, POPT_ARG_NONE, &opt.json, 0, "JSON output (schema: man patchver)", NULL },
+	{ "version", 'V', POPT_ARG_NONE, &opt.version, 0, "print the version", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, query_options, 0,
+	  "Query (patchver [--describe|...] REV...):", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, triage_options, 0, "Triage:", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, boot_options, 0, "Boot (--verify-boot FIX):", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, bisect_options, 0, "Bisect (--bisect-boot):", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, audit_options, 0, "Audit:", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, lab_options, 0,
+	  "Kernels and cache (boot, bisect):", NULL },
+	POPT_AUTOHELP
+	POPT_TABLEEND
+};
+
+/*
+ * --series DIR with --verify-boot was the model's patch series before it
+ * had a name of its own: still taken, with a note.
+ */
+static void deprecated_series(void)
+{
+	if (!opt.verify_boot || !opt.series || opt.patch_series)
+		return;
+	fprintf(stderr, "patchver: --series DIR with --verify-boot is deprecated: "
+		"use --patch-series DIR\n");
+	opt.patch_series = opt.series;
+	opt.series = NULL;
+}
+
 int main(int argc, const char **argv)
 {
-	struct poptOption options[] = {
-		{ NULL, 'C', POPT_ARG_STRING, &opt.dir, 0,
-		  "repository to query (default: the current directory)", "DIR" },
-		{ "describe", 0, POPT_ARG_NONE, &opt.describe, 0,
-		  "print what `git describe --contains` prints", NULL },
-		{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
-		  "print what `git name-rev --tags --name-only` prints", NULL },
-		{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
-		  "every release containing the commit, by series", NULL },
-		{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
-		  "only the first release (kernel version order), or none; fast for many revs",
-		  NULL },
-		{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
-		  "tags that count as releases (default " DEFAULT_RELEASE_GLOB
-		  "); limits --describe like git describe --match", "GLOB" },
-		{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
-		  "is the fix for stable? introducers, affected releases and series, "
-		  "backports, verdict", NULL },
-		{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
-		  "with --triage: which evidence may decide (default all)", "message|blame|all" },
-		{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
-		  "a mail, mbox or diff ('-': stdin): find its commit by patch-id, "
-		  "then by subject", "FILE" },
-		{ "range", 0, POPT_ARG_STRING, &opt.range, 0,
-		  "with --patch: look for the patch's commit in A..B only", "A..B" },
-		{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
-		  "print patch-ids as `git patch-id --stable` does", NULL },
-		{ "verify-boot", 0, POPT_ARG_NONE, &opt.verify_boot, 0,
-		  "build the candidate kernels of the fix's triage and boot each in QEMU", NULL },
-		{ "kernel-tree", 0, POPT_ARG_STRING, &opt.kernel_tree, 0,
-		  "kernel source tree to build (default: Debian's linux-source)", "DIR" },
-		{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
-		  "--verify-boot: the model's patch series, regression model then fix "
-		  "(default: guest/kernel); --audit, --bisect-boot: stable series X.Y[,X.Y]",
-		  "DIR|X.Y" },
-		{ "audit", 0, POPT_ARG_STRING, &opt.audit, 0,
-		  "every non-merge commit of A..B against the stable series of --series: "
-		  "marked, needed, present, applies", "A..B" },
-		{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
-		  "with --audit: list only these commits", "missing|present|unneeded" },
-		{ "bisect-boot", 0, POPT_ARG_NONE, &opt.bisect_boot, 0,
-		  "find the first bad release (and commit) by booting kernels", NULL },
-		{ "good", 0, POPT_ARG_STRING, &opt.good, 0,
-		  "with --bisect-boot: a rev where the test passes", "REV" },
-		{ "bad", 0, POPT_ARG_STRING, &opt.bad, 0,
-		  "with --bisect-boot: a later rev where it fails", "REV" },
-		{ "fix", 0, POPT_ARG_STRING, &opt.fix, 0,
-		  "with --bisect-boot: a rev after --bad where it passes again: "
-		  "find the fix too, and the window of affected releases", "REV" },
-		{ "test", 0, POPT_ARG_STRING, &opt.tests, 0,
-		  "with --bisect-boot: the guest checks that decide (default: all)",
-		  "CHECK[,CHECK...]" },
-		{ "commits", 0, POPT_ARG_NONE, &opt.commits, 0,
-		  "with --bisect-boot: then bisect the commits between the two releases", NULL },
-		{ "repeat", 0, POPT_ARG_INT, &opt.repeat, 0,
-		  "with --bisect-boot: boots per step (default 1; the answer: at least 3)", "N" },
-		{ "resume", 0, POPT_ARG_NONE, &opt.resume, 0,
-		  "with --bisect-boot: reuse the verdicts an interrupted run logged", NULL },
-		{ "candidate", 0, POPT_ARG_ARGV, &opt.candidates, 0,
-		  "with --verify-boot: boot this state instead of the triage's (repeatable; "
-		  "items: a rev of the kernel tree, then patch files or commits)",
-		  "NAME=ITEM[,ITEM...]" },
-		{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
-		  "what a --candidate must show (repeatable)", "NAME=pass|NAME=CHECK:ERRNO" },
-		{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
-		  "how the bug shows in the guest test (default "
-		  "nofollow_slash_symlink_dir:ELOOP)", "CHECK:ERRNO" },
-		{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
-		  "QEMU accelerator: kvm or tcg (default: kvm only where usable)", "ACCEL" },
-		{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
-		  "seconds before a guest is killed (default 120)", "N" },
-		{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
-		{ "prepare-tree", 0, POPT_ARG_NONE, &opt.prepare_tree, 0,
-		  "extract and import the kernel tree into the cache, print where it is", NULL },
-		{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,
-		  "remove built images and boot logs from the cache", NULL },
-		{ "json", 0, POPT_ARG_NONE, &opt.json, 0,
-		  "JSON output (schema: man patchver)", NULL },
-		{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0,
-		  "read revs from standard input, one per line", NULL },
-		{ "version", 'V', POPT_ARG_NONE, &opt.version, 0,
-		  "print the version", NULL },
-		POPT_AUTOHELP
-		POPT_TABLEEND
-	};
 	struct history_opts hopts = { 0 };
 	struct report_opts ropts = { 0 };
 	struct history h;
@@ -262,7 +297,7 @@ int main(int argc, const char **argv)
 	int rc, ret;
 
 	ctx = poptGetContext("patchver", argc, argv, options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION...] <rev>...");
+	poptSetOtherOptionHelp(ctx, "[OPTION...] [REV...]");
 	while ((rc = poptGetNextOpt(ctx)) > 0)
 		;
 	if (rc < -1) {
@@ -270,6 +305,7 @@ int main(int argc, const char **argv)
 			    poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		goto out_ctx;
 	}
+	deprecated_series();
 	if (opt.version) {
 		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, LIBGIT2_VERSION);
 		ret = EXIT_OK;
@@ -377,6 +413,7 @@ out_ctx:
 	free(opt.kernel_tree);
 	free(opt.accel);
 	free(opt.series);
+	free(opt.patch_series);
 	free(opt.bug);
 	free(opt.good);
 	free(opt.bad);
