@@ -19,6 +19,8 @@ rm -rf "$tmp/src" "$tmp/build"
 pv=$tmp/prefix/bin/patchver
 expect_eq "$(test -f "$tmp/prefix/share/man/man1/patchver.1" && echo yes)" yes "man page installed"
 expect_eq "$(test -f "$tmp/prefix/share/patchver/guest/kernel.config" && echo yes)" yes "guest data installed"
+expect_eq "$(test -f "$tmp/prefix/share/bash-completion/completions/patchver" && echo yes)" yes \
+	"bash completion installed"
 expect_eq "$(env -u PATCHVER_GUEST_DIR "$pv" -C "$FIXTURES/demo.git" --first-release master~2)" \
 	"$("$PATCHVER" -C "$FIXTURES/demo.git" --first-release master~2)" "installed copy: naming"
 if [ -d "${XDG_CACHE_HOME:-$HOME/.cache}/patchver/src" ] || [ "${PATCHVER_TEST_PREPARE:-}" = 1 ]; then
