@@ -120,6 +120,13 @@ def measure(repo, pv, listfile):
         if cache:
             json.dump([blame, full, t_blame, t_full], open(cache, "w"))
     rel = first_releases(repo, pv, sorted({r[0] for r in rows} | {r[1] for r in rows}))
+    szz_cache = os.environ.get("SZZ_CACHE")      # git's answers do not change
+    szz_all = json.load(open(szz_cache)) if szz_cache and os.path.exists(szz_cache) else {}
+    for fix in fixes:
+        if fix not in szz_all:
+            szz_all[fix] = szz(repo, fix)
+    if szz_cache:
+        json.dump(szz_all, open(szz_cache, "w"))
     halves = {"tune (odd)": rows[0::2], "report (even)": rows[1::2]}
     print(f"{len(rows)} fixes; patchver --evidence blame {t_blame:.0f} s, "
           f"full triage {t_full:.0f} s (one process per 40 fixes)\n")
@@ -130,7 +137,7 @@ def measure(repo, pv, listfile):
         s = dict(top=0, inc=0, none=0, ptop=0, pinc=0, pnone=0, fb=0, fa=0)
         for row in part:
             fix, culprit = row[0], row[1]
-            cands = szz(repo, fix)
+            cands = szz_all[fix]
             s["top"] += bool(cands) and cands[0] == culprit
             s["inc"] += culprit in cands
             s["none"] += not cands

@@ -44,6 +44,18 @@ static void cycle_of(const struct history *h, uint32_t tag, char *buf, size_t le
 		kver_series(&h->tags.v[tag].ver, buf, len);
 }
 
+/* >0: evidence a first shipped in a later release than b (none: latest). */
+static int newer(const struct triage *t, const struct history *h, size_t a, size_t b)
+{
+	uint32_t ra = t->ev.v[a].first_release, rb = t->ev.v[b].first_release;
+
+	if (ra == rb)
+		return 0;
+	if (ra == NONE || rb == NONE)
+		return ra == NONE ? 1 : -1;
+	return tags_cmp_version(&h->tags, ra, rb);
+}
+
 static size_t blame_ev(const struct triage *t, uint32_t commit)
 {
 	for (size_t i = 0; i < t->ev.nr; i++)
@@ -96,11 +108,21 @@ static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
 			if (x->removed[i] && (x->rewritten == SIZE_MAX ||
 					      x->removed[i] > x->removed[x->rewritten]))
 				x->rewritten = i;
-		/* most lines; ties: the evidence ranked first (most lines overall) */
+		/*
+		 * The newest: measured on fixes whose message names their culprit
+		 * (bench/culprits.py, tuning half), the commit with the latest first
+		 * release among those owning removed or beside lines is the culprit
+		 * more often (44% against 37%) than the one owning most lines, and
+		 * the first affected release is right more often (51% against 43%).
+		 * Ties: most lines, then the evidence ranked first.
+		 */
 		for (size_t i = 0; i < x->ncand; i++)
-			if (x->dominant == SIZE_MAX || x->weight[i] > x->weight[x->dominant] ||
-			    (x->weight[i] == x->weight[x->dominant] &&
-			     x->cand[i] < x->cand[x->dominant]))
+			if (x->dominant == SIZE_MAX ||
+			    newer(t, h, x->cand[i], x->cand[x->dominant]) > 0 ||
+			    (!newer(t, h, x->cand[i], x->cand[x->dominant]) &&
+			     (x->weight[i] > x->weight[x->dominant] ||
+			      (x->weight[i] == x->weight[x->dominant] &&
+			       x->cand[i] < x->cand[x->dominant]))))
 				x->dominant = i;
 		if (x->dominant != SIZE_MAX)
 			cycle_of(h, t->ev.v[x->cand[x->dominant]].first_release,
@@ -156,6 +178,20 @@ static void span(struct triage_group *g, const struct triage *t, const struct hi
 	}
 }
 
+/* Introducers newest first (then as ranked): the likeliest leads. */
+static void sort_intro(struct triage_group *g, const struct triage *t, const struct history *h)
+{
+	for (size_t i = 1; i < g->nintro; i++)
+		for (size_t j = i; j > 0; j--) {
+			size_t a = g->intro[j - 1], b = g->intro[j];
+			int c = newer(t, h, b, a);
+			if (c < 0 || (c == 0 && b > a))
+				break;
+			g->intro[j - 1] = b;
+			g->intro[j] = a;
+		}
+}
+
 /* Blame groups for the hunks not taken yet: one per release cycle. */
 static void blame_groups(struct triage *t, const struct history *h, struct hunk *hk,
 			 enum confidence cap)
@@ -197,6 +233,7 @@ static void blame_groups(struct triage *t, const struct history *h, struct hunk 
 					one_cycle = false;
 			}
 		}
+		sort_intro(g, t, h);
 		span(g, t, h, hk);
 		g->conf = one_cycle ? CONF_LIKELY : CONF_UNCERTAIN;
 		if (g->conf > cap)
