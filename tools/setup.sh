@@ -15,7 +15,8 @@ what=${1:-}
 
 PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev zlib1g-dev jq"
 # the fuzz targets (clang's libFuzzer) and peak-memory checks (GNU time)
-TEST_PACKAGES="clang time"
+# and the CVE JSON 5 schema that --cve-json records are validated against
+TEST_PACKAGES="clang time python3-cvelib"
 # --verify-boot: QEMU, Debian's kernel tree and what building it needs
 BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio procps"
 

@@ -39,6 +39,7 @@ static struct {
 	char *good, *bad, *fix, *tests;
 	int json, use_stdin, version;
 	char *patch_series;
+	int cve_json;
 } opt;
 
 static void free_argv(char **v)
@@ -80,7 +81,8 @@ static int evidence_mode(enum evidence_mode *mode)
 
 static int run_triage(struct history *h, const char **revs, size_t nrevs)
 {
-	struct triage_opts o = { opt.json, opt.triage, opt.patch_id, opt.range, EVIDENCE_ALL };
+	struct triage_opts o = { opt.json || opt.cve_json, opt.triage, opt.patch_id, opt.range,
+				 EVIDENCE_ALL, opt.cve_json };
 
 	evidence_mode(&o.evidence);     /* checked before the repository was opened */
 
@@ -192,6 +194,8 @@ static struct poptOption triage_options[] = {
 	  "is the fix for stable? introducers, releases, verdict", NULL },
 	{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
 	  "what may decide: message, blame or all (default)", "MODE" },
+	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
+	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
 	{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
 	  "a mail, mbox or diff ('-': stdin): find its commit", "FILE" },
 	{ "range", 0, POPT_ARG_STRING, &opt.range, 0, "look for the patch in A..B only", "A..B" },
@@ -369,8 +373,8 @@ int main(int argc, const char **argv)
 			    "and no other mode");
 		goto out_ctx;
 	}
-	if (opt.evidence && !opt.triage) {
-		ret = error(EXIT_USAGE, "--evidence goes with --triage");
+	if ((opt.evidence || opt.cve_json) && !opt.triage) {
+		ret = error(EXIT_USAGE, "%s goes with --triage", opt.evidence ? "--evidence" : "--cve-json");
 		goto out_ctx;
 	}
 	{

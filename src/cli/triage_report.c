@@ -7,6 +7,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
+#include "patchver/stable/cve.h"
 #include "patchver/stable/match.h"
 #include "patchver/engine/naming.h"
 #include "patchver/cli/report.h"
@@ -414,6 +415,9 @@ static void do_triage(struct front *f, uint32_t fix, const struct patch *mail)
 	if (ret) {
 		if (!f->ret)
 			f->ret = ret;
+	} else if (f->o->cve_json) {
+		json_commit(f, "fix", t.fix);
+		cve_write(&f->json, f->h, &f->contain, &t);
 	} else if (f->o->json) {
 		print_triage_json(f, &t);
 	} else {

@@ -17,6 +17,7 @@ struct triage_opts {
 	bool patch_id;      /* only print patch-ids, as git patch-id --stable */
 	const char *range;  /* --range A..B: where --patch looks */
 	enum evidence_mode evidence;    /* --evidence: which evidence may decide */
+	bool cve_json;      /* --cve-json: CVE JSON 5 "affected" entries (implies json) */
 };
 
 /* --triage REV...  (or --patch-id REV...) */

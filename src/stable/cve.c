@@ -1,0 +1,176 @@
+/*
+ * CVE JSON 5 "affected" entries from a triage (the kernel CNA's shape).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/util.h"
+#include "patchver/stable/cve.h"
+
+#define NONE UINT32_MAX
+
+/* "2.6.34" for v2.6.34-rc1, v2.6.34 and v2.6.34.3 alike */
+static void release_of(const struct history *h, uint32_t tag, char *buf, size_t len)
+{
+	kver_series(&h->tags.v[tag].ver, buf, len);
+}
+
+static const char *version_of(const struct history *h, uint32_t tag)
+{
+	const char *name = h->tags.v[tag].shortname;
+	return name[0] == 'v' ? name + 1 : name;
+}
+
+/* The earliest introducer of the headline group, when it may bound a range. */
+static uint32_t introducer(const struct triage *t, const struct history *h)
+{
+	const struct triage_group *g = &t->groups[0];
+	uint32_t best = DAG_NONE, best_rel = NONE;
+
+	if (g->conf < CONF_LIKELY)
+		return DAG_NONE;
+	for (size_t i = 0; i < g->nintro; i++) {
+		const struct evidence *e = &t->ev.v[g->intro[i]];
+		if (best == DAG_NONE || (e->first_release != NONE &&
+		    (best_rel == NONE || tags_cmp_version(&h->tags, e->first_release, best_rel) < 0))) {
+			best = e->commit;
+			best_rel = e->first_release;
+		}
+	}
+	return best;
+}
+
+/* The root commit below the fix (first parents): where the CNA starts ranges. */
+static uint32_t root_of(const struct dag *dag, uint32_t c)
+{
+	unsigned np;
+	const uint32_t *p;
+
+	while ((p = dag_parents(dag, c, &np)), np)
+		c = p[0];
+	return c;
+}
+
+static void git_range(struct json *j, const struct history *h, uint32_t from, uint32_t to)
+{
+	json_obj_begin(j);
+	json_kstr(j, "version", git_oid_tostr_s(&h->dag.oids[from]));
+	json_kstr(j, "lessThan", git_oid_tostr_s(&h->dag.oids[to]));
+	json_kstr(j, "status", "affected");
+	json_kstr(j, "versionType", "git");
+	json_obj_end(j);
+}
+
+static void common(struct json *j, struct history *h, const struct triage *t, const char *status)
+{
+	git_remote *origin = NULL;
+
+	json_kstr(j, "product", "Linux");
+	json_kstr(j, "vendor", "Linux");
+	json_kstr(j, "defaultStatus", status);
+	if (git_remote_lookup(&origin, h->repo, "origin") == 0 && git_remote_url(origin))
+		json_kstr(j, "repo", git_remote_url(origin));
+	git_remote_free(origin);
+	git_error_clear();
+	json_key(j, "programFiles");
+	json_arr_begin(j);
+	for (size_t i = 0; i < t->fixp.npaths; i++)
+		json_str(j, t->fixp.paths[i]);
+	json_arr_end(j);
+}
+
+/* The first stable tag holding the backport. */
+static uint32_t backport_release(struct contain *c, uint32_t backport)
+{
+	return contain_first_release(c, backport);
+}
+
+static void release_entries(struct json *j, struct history *h, struct contain *c,
+			    const struct triage *t, uint32_t intro, bool *any_affected)
+{
+	uint32_t intro_rel = contain_first_release(c, intro);
+	char first[32] = "", fixed[32] = "";
+
+	if (intro_rel != NONE)
+		release_of(h, intro_rel, first, sizeof(first));
+	if (t->fix_first != NONE)
+		release_of(h, t->fix_first, fixed, sizeof(fixed));
+	/* introduced and fixed in one cycle: no release ever had it */
+	*any_affected = *first && strcmp(first, fixed) != 0;
+	if (*any_affected) {
+		json_obj_begin(j);
+		json_kstr(j, "version", first);
+		json_kstr(j, "status", "affected");
+		json_obj_end(j);
+	}
+	if (*first) {
+		json_obj_begin(j);
+		json_kstr(j, "version", "0");
+		json_kstr(j, "lessThan", first);
+		json_kstr(j, "status", "unaffected");
+		json_kstr(j, "versionType", "semver");
+		json_obj_end(j);
+	}
+	for (size_t b = 0; b < t->nbackports; b++) {
+		uint32_t rel = backport_release(c, t->backports[b]);
+		char series[32], wild[40];
+		if (rel == NONE || !kver_is_stable(&h->tags.v[rel].ver))
+			continue;
+		release_of(h, rel, series, sizeof(series));
+		snprintf(wild, sizeof(wild), "%s.*", series);
+		json_obj_begin(j);
+		json_kstr(j, "version", version_of(h, rel));
+		json_kstr(j, "lessThanOrEqual", wild);
+		json_kstr(j, "status", "unaffected");
+		json_kstr(j, "versionType", "semver");
+		json_obj_end(j);
+	}
+	if (*fixed) {
+		json_obj_begin(j);
+		json_kstr(j, "version", fixed);
+		json_kstr(j, "lessThanOrEqual", "*");
+		json_kstr(j, "status", "unaffected");
+		json_kstr(j, "versionType", "original_commit_for_fix");
+		json_obj_end(j);
+	}
+}
+
+void cve_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
+{
+	uint32_t intro = introducer(t, h);
+	bool unknown = intro == DAG_NONE, any_affected = false;
+
+	if (unknown)
+		intro = root_of(&h->dag, t->fix);
+	json_key(j, "affected");
+	json_arr_begin(j);
+	/* git ranges */
+	json_obj_begin(j);
+	common(j, h, t, "unaffected");
+	json_key(j, "versions");
+	json_arr_begin(j);
+	git_range(j, h, intro, t->fix);
+	for (size_t b = 0; b < t->nbackports; b++)
+		git_range(j, h, intro, t->backports[b]);
+	json_arr_end(j);
+	json_obj_end(j);
+	/* release ranges */
+	json_obj_begin(j);
+	json_key(j, "versions");
+	json_arr_begin(j);
+	release_entries(j, h, c, t, intro, &any_affected);
+	json_arr_end(j);
+	common(j, h, t, any_affected ? "affected" : "unaffected");
+	json_obj_end(j);
+	json_arr_end(j);
+	json_key(j, "notes");
+	json_arr_begin(j);
+	if (unknown)
+		json_str(j, "no certain or likely introducer: the ranges start at the history's "
+			 "root commit, as the kernel CNA does when the introducer is unknown");
+	if (!any_affected)
+		json_str(j, "no released kernel had the bug: introduced and fixed in one "
+			 "release cycle");
+	json_arr_end(j);
+}
