@@ -17,6 +17,8 @@ PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-de
 # the fuzz targets (clang's libFuzzer) and peak-memory checks (GNU time)
 # and the CVE JSON 5 schema that --cve-json records are validated against
 TEST_PACKAGES="clang time python3-cvelib"
+# the Debian package (tests/deb.sh)
+TEST_PACKAGES="$TEST_PACKAGES debhelper lintian fakeroot dpkg-dev"
 # --verify-boot: QEMU, Debian's kernel tree and what building it needs
 BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio procps"
 
@@ -56,7 +58,9 @@ test)
 	# the kernel boots, which run once, on the normal build.
 	build build-asan -DPATCHVER_SANITIZE=ON
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE boot
+		ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE 'boot|package'
+	# the .deb, from the normal build's sources and configuration
+	ctest --test-dir build --output-on-failure -L package
 	# the version, mail/patch and serial-log parsers under libFuzzer, 60 s each
 	tests/fuzz/run.sh 60 build-fuzz
 	ctest --test-dir build --output-on-failure -L boot
