@@ -40,6 +40,7 @@ static struct {
 	int json, use_stdin, version;
 	char *patch_series;
 	int cve_json;
+	int jobs;
 } opt;
 
 static void free_argv(char **v)
@@ -101,6 +102,7 @@ static int run_verify(struct history *h, const char *fix)
 	o.accel = opt.accel;
 	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
 	o.keep = opt.keep;
+	o.jobs = opt.jobs;
 	o.bug = opt.bug;
 	o.candidates = opt.candidates;
 	o.expects = opt.expects;
@@ -124,6 +126,7 @@ static int run_bisect(struct history *h)
 	o.accel = opt.accel;
 	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
 	o.keep = opt.keep;
+	o.jobs = opt.jobs;
 	return bisect_boot(h, &o);
 }
 
@@ -252,6 +255,8 @@ static struct poptOption lab_options[] = {
 	{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
 	  "seconds before a guest is killed (default 120)", "N" },
 	{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
+	{ "jobs", 'j', POPT_ARG_INT, &opt.jobs, 0,
+	  "make -jN (default: one per CPU; with $DISTCC_HOSTS: distcc)", "N" },
 	{ "prepare-tree", 0, POPT_ARG_NONE, &opt.prepare_tree, 0,
 	  "import the kernel tree into the cache, say where", NULL },
 	{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,

@@ -754,6 +754,7 @@ static int run(struct bb *b)
 	b->lab_opts.accel = b->o->accel;
 	b->lab_opts.timeout = b->o->timeout;
 	b->lab_opts.keep = b->o->keep;
+	b->lab_opts.jobs = b->o->jobs;
 	b->lab_opts.quiet = true;
 	if ((ret = lab_open(&b->lab, &b->lab_opts)))
 		return ret;

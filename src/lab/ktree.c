@@ -573,18 +573,47 @@ out:
 	return ret;
 }
 
+#define DISTCC_MASQUERADE "/usr/lib/distcc"   /* Debian's distcc: gcc, cc, ... */
+
+/*
+ * distcc in masquerade mode when $DISTCC_HOSTS says where to compile:
+ * /usr/lib/distcc first in make's PATH, so kbuild's command lines still
+ * say "gcc" and switching distcc on or off rebuilds nothing.  (The state
+ * key holds `cc --version` from the real PATH.)  NULL: build locally.
+ */
+const char *ktree_distcc(void)
+{
+	const char *hosts = getenv("DISTCC_HOSTS");
+
+	return hosts && *hosts && access(DISTCC_MASQUERADE "/gcc", X_OK) == 0 ? hosts : NULL;
+}
+
+static char *distcc_path(void)
+{
+	const char *path = getenv("PATH");
+
+	if (!ktree_distcc())
+		return NULL;
+	return xstrfmt("PATH=%s:%s", DISTCC_MASQUERADE, path ? path : "/usr/bin:/bin");
+}
+
 int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 {
 	struct sbuf o = SBUF_INIT, j = SBUF_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct proc_result r = { 0 };
+	char *distcc = distcc_path();
 	int ret = 0;
 
 	sbuf_addf(&o, "O=%s", k->obj);
-	sbuf_addf(&j, "-j%ld", cpus > 0 ? cpus : 1);
+	sbuf_addf(&j, "-j%ld", k->jobs > 0 ? (long)k->jobs : cpus > 0 ? cpus : 1);
 	{
-		char *argv[] = { "make", "-C", k->work, o.buf, j.buf, "bzImage", NULL };
-		if (proc_run(argv, NULL, log, 0, &r) < 0)
+		char *local[] = { "make", "-C", k->work, o.buf, j.buf, "bzImage", NULL };
+		/* distcc would call "gcc" x86_64-linux-gnu-gcc: kbuild's
+		 * CONFIG_CC_VERSION_TEXT would change and everything rebuild */
+		char *remote[] = { "env", distcc, "DISTCC_NO_REWRITE_CROSS=1", "make", "-C", k->work,
+				   o.buf, j.buf, "bzImage", NULL };
+		if (proc_run(distcc ? remote : local, NULL, log, 0, &r) < 0)
 			ret = error(EXIT_NO_TOOL, "cannot run make: %s", strerror(errno));
 		else if (r.interrupted)
 			ret = EXIT_INTERRUPTED;
@@ -593,6 +622,7 @@ int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 	}
 	*seconds = r.seconds;
 	*image = ret ? NULL : path_join(k->obj, "arch/x86/boot/bzImage");
+	free(distcc);
 	sbuf_free(&o);
 	sbuf_free(&j);
 	return ret;

@@ -390,6 +390,7 @@ static int setup(struct verify *v, const char *fix_rev)
 	v->lab_opts.accel = v->o->accel;
 	v->lab_opts.timeout = v->o->timeout;
 	v->lab_opts.keep = v->o->keep;
+	v->lab_opts.jobs = v->o->jobs;
 	v->lab_opts.quiet = v->o->json;
 	if ((ret = lab_open(&v->lab, &v->lab_opts)))
 		return ret;

@@ -24,6 +24,7 @@ struct bisect_opts {
 	const char *accel;
 	int timeout;
 	bool keep;
+	int jobs;                   /* --jobs N: make -jN (0: one per CPU) */
 };
 
 /* 0 when found (and confirmed), else an EXIT_* code. */

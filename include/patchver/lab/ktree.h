@@ -31,6 +31,7 @@ struct ktree {
 	git_repository *repo;
 	git_oid base;               /* the commit built when a candidate names none */
 	char version[48];           /* of the state in work/: "6.1.192", "2.6.34-rc3" */
+	int jobs;                   /* make -jN; 0: one per CPU */
 };
 
 /* $XDG_CACHE_HOME/patchver or ~/.cache/patchver (caller frees). */
@@ -76,5 +77,8 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log);
 
 /* make bzImage; *image: the built image (caller frees).  0 or EXIT_BUILD. */
 int ktree_build(struct ktree *k, const char *log, double *seconds, char **image);
+
+/* $DISTCC_HOSTS when builds go through distcc (masquerade), else NULL. */
+const char *ktree_distcc(void);
 
 #endif

@@ -67,6 +67,7 @@ struct lab_opts {
 	int timeout;                /* seconds per boot */
 	bool keep;                  /* keep built images */
 	bool quiet;                 /* no progress on stderr (--json) */
+	int jobs;                   /* --jobs: make -jN (0: one per CPU) */
 };
 
 struct lab {

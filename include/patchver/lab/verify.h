@@ -26,6 +26,7 @@ struct verify_opts {
 	const char *accel;
 	int timeout;
 	bool keep;
+	int jobs;                   /* --jobs N: make -jN (0: one per CPU) */
 	const char *bug;            /* "CHECK:ERRNO" the bug shows as; NULL: the default */
 	char **candidates;          /* NAME=ITEM[,ITEM...] */
 	char **expects;             /* NAME=pass|CHECK:ERRNO */
