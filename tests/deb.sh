@@ -6,10 +6,7 @@
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
-top=$(cd "$TESTS/.." && pwd)
-mkdir -p "$tmp/patchver"
-git -C "$top" ls-files -z --cached --others --exclude-standard |
-	(cd "$top" && xargs -0 cp --parents -t "$tmp/patchver" 2>/dev/null)
+copy_source "$tmp/patchver"
 (cd "$tmp/patchver" && dpkg-buildpackage -b -us -uc -j"$(nproc)" >"$tmp/build.log" 2>&1)
 expect_eq "$?" 0 "dpkg-buildpackage (log: $(tail -3 "$tmp/build.log" | tr '\n' ' '))"
 deb=$(ls "$tmp"/patchver_*.deb 2>/dev/null | grep -v dbgsym | head -1)

@@ -7,10 +7,7 @@
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
-top=$(cd "$TESTS/.." && pwd)
-mkdir -p "$tmp/src"
-git -C "$top" ls-files -z --cached --others --exclude-standard |
-	(cd "$top" && xargs -0 cp --parents -t "$tmp/src" 2>/dev/null)
+copy_source "$tmp/src"
 cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null &&
 	cmake --build "$tmp/build" -j "$(nproc)" --target patchver >/dev/null &&
 	cmake --install "$tmp/build" --prefix "$tmp/prefix" >/dev/null

@@ -58,3 +58,13 @@ release_tags() {
 }
 
 scratch() { mktemp -d "${TMPDIR:-/tmp}/patchver-test.XXXXXX"; }
+
+# copy_source DEST: the checkout's files (tracked, and new ones not ignored)
+# into DEST, so that a build from there leaves the checkout untouched
+copy_source() {
+	local top
+	top=$(cd "$TESTS/.." && pwd)
+	mkdir -p "$1"
+	git -C "$top" ls-files -z --cached --others --exclude-standard |
+		(cd "$top" && xargs -0 cp --parents -t "$1" 2>/dev/null)
+}

@@ -246,6 +246,23 @@ static bool below_fix(struct reader *r, uint32_t c)
 	return r->below && r->below[c] && c != r->fix;
 }
 
+/*
+ * The sha hex (commit c, or DAG_NONE) the message names, and the subject
+ * written after it (at after): resolved, checked, why not when not.
+ */
+static void resolve(struct reader *r, struct evidence *e, const char *hex, uint32_t c,
+		    const char *after)
+{
+	snprintf(e->ref, sizeof(e->ref), "%s", hex);
+	e->commit = c;
+	if (c == DAG_NONE)
+		e->unresolved = unresolved_reason(r->h->repo, hex);
+	else
+		e->not_ancestor = !below_fix(r, c);
+	e->claimed_subject = subject_after(after);
+	check_subject(r->h, e);
+}
+
 static void named_sha(struct reader *r, const char *flat, const char *p, size_t n)
 {
 	const char *phrase = phrase_before(flat, p);
@@ -274,14 +291,7 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 		e = evidence_add(r->list, EV_NAMED);
 		e->phrase = xstrdup(phrase);
 	}
-	memcpy(e->ref, hex, n + 1);
-	e->commit = c;
-	if (c == DAG_NONE)
-		e->unresolved = unresolved_reason(r->h->repo, hex);
-	else
-		e->not_ancestor = !below_fix(r, c);
-	e->claimed_subject = subject_after(p + n);
-	check_subject(r->h, e);
+	resolve(r, e, hex, c, p + n);
 }
 
 /* Paths the fix's diff changes ("--- a/" lines). */
@@ -462,14 +472,7 @@ static void fixes_line(struct reader *r, const char *p)
 	} else {
 		e = evidence_add(r->list, EV_FIXES);
 	}
-	memcpy(e->ref, hex, n + 1);
-	e->commit = c;
-	if (c == DAG_NONE)
-		e->unresolved = unresolved_reason(r->h->repo, hex);
-	else
-		e->not_ancestor = !below_fix(r, c);
-	e->claimed_subject = subject_after(p + n);
-	check_subject(r->h, e);
+	resolve(r, e, hex, c, p + n);
 }
 
 static void trailer(struct reader *r, const char *s)
