@@ -101,6 +101,21 @@ static bool tree_entry(git_odb *odb, const git_oid *tree, const char *name,
 	return found;
 }
 
+bool treepath_get(git_odb *odb, const git_oid *tree, const char *path, git_oid *out)
+{
+	git_oid cur = *tree;
+
+	while (*path) {
+		const char *slash = strchr(path, '/');
+		size_t len = slash ? (size_t)(slash - path) : strlen(path);
+		if (!tree_entry(odb, &cur, path, len, &cur))
+			return false;
+		path += len + (slash ? 1 : 0);
+	}
+	*out = cur;
+	return true;
+}
+
 bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out)
 {
 	const char *comp = c->path;

@@ -29,6 +29,9 @@ struct treepath_cache {
 void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path);
 void treepath_free(struct treepath_cache *c);
 
+/* The object at path in tree, without a cache; false if absent. */
+bool treepath_get(git_odb *odb, const git_oid *tree, const char *path, git_oid *out);
+
 /* The object at c->path in tree; false if absent. */
 bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out);
 
