@@ -173,6 +173,40 @@ static int similarity(git_repository *repo, const git_oid *a, const git_hashsig 
 	return score;
 }
 
+static int cmp_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+/* How many deleted and added files no exact rename pairs (by blob). */
+static void inexact_sizes(const git_oid *del, size_t ndel, const git_oid *add, size_t nadd,
+			  size_t *left_del, size_t *left_add)
+{
+	git_oid *d = xmalloc((ndel + 1) * sizeof(*d)), *a = xmalloc((nadd + 1) * sizeof(*a));
+	size_t i = 0, j = 0, paired = 0;
+
+	memcpy(d, del, ndel * sizeof(*d));
+	memcpy(a, add, nadd * sizeof(*a));
+	qsort(d, ndel, sizeof(*d), cmp_oid);
+	qsort(a, nadd, sizeof(*a), cmp_oid);
+	while (i < ndel && j < nadd) {
+		int c = git_oid_cmp(&d[i], &a[j]);
+		if (!c) {
+			paired++;
+			i++;
+			j++;
+		} else if (c < 0) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	*left_del = ndel - paired;
+	*left_add = nadd - paired;
+	free(d);
+	free(a);
+}
+
 /*
  * git's find_rename, for the one file followed: the path it had in
  * parent's tree, when the commit deleted a file with the same content
@@ -187,8 +221,8 @@ static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
 {
 	const git_oid *pt = &b->dag->trees[parent], *ct = &b->dag->trees[commit];
 	char **changed = NULL, **deleted = NULL;
-	git_oid mine, *dblob = NULL;
-	size_t ndel = 0, nadd = 0;
+	git_oid mine, *dblob = NULL, *ablob = NULL;
+	size_t ndel = 0, nadd = 0, left_del = 0, left_add = 0;
 	int n, best = -1, best_score = 49, ret = 0;
 
 	if (!treepath_get(b->dag->odb, ct, b->paths[path].name, &mine))
@@ -197,18 +231,23 @@ static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
 		return -1;
 	deleted = xcalloc((size_t)n + 1, sizeof(*deleted));
 	dblob = xcalloc((size_t)n + 1, sizeof(*dblob));
+	ablob = xcalloc((size_t)n + 1, sizeof(*ablob));
 	for (int i = 0; i < n; i++) {
 		git_oid x;
 		if (!treepath_get(b->dag->odb, ct, changed[i], &x) &&
 		    treepath_get(b->dag->odb, pt, changed[i], &dblob[ndel]))
 			deleted[ndel++] = changed[i];
-		else if (!treepath_get(b->dag->odb, pt, changed[i], &x))
+		else if (!treepath_get(b->dag->odb, pt, changed[i], &x) &&
+			 treepath_get(b->dag->odb, ct, changed[i], &ablob[nadd]))
 			nadd++;
 	}
 	for (size_t i = 0; i < ndel && best < 0; i++)
 		if (git_oid_equal(&dblob[i], &mine))
 			best = (int)i;
-	if (best < 0 && ndel && (uint64_t)ndel * nadd <= 1000000) {
+	/* git's rename limit counts the files exact renames leave */
+	if (best < 0)
+		inexact_sizes(dblob, ndel, ablob, nadd, &left_del, &left_add);
+	if (best < 0 && ndel && (uint64_t)left_del * left_add <= 1000000) {
 		git_blob *blob = NULL;
 		git_hashsig *sig = NULL;
 		if (git_blob_lookup(&blob, b->repo, &mine) == 0 &&
@@ -234,6 +273,7 @@ static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
 	free(changed);
 	free(deleted);
 	free(dblob);
+	free(ablob);
 	return ret;
 }
 
