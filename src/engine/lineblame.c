@@ -455,7 +455,8 @@ static int pass_blame(struct blamer *b, size_t si)
 			ppath[i] = path;
 		}
 	}
-	qsort(lines, nr, sizeof(*lines), cmp_lref);
+	if (nr > 1)
+		qsort(lines, nr, sizeof(*lines), cmp_lref);
 	for (unsigned i = 0; i < np && nr; i++)
 		if (have[i] && pass_to_parent(b, si, par[i], ppath[i], &pblob[i], lines, &nr) < 0) {
 			ret = -1;

@@ -221,5 +221,6 @@ static int cmp_rank(const void *a_, const void *b_)
 
 void blame_rank(struct blame_result *r)
 {
-	qsort(r->v, r->nr, sizeof(*r->v), cmp_rank);
+	if (r->nr > 1)
+		qsort(r->v, r->nr, sizeof(*r->v), cmp_rank);
 }

@@ -335,7 +335,8 @@ void origin_group(struct triage *t, const struct history *h, enum evidence_mode 
 			qsort(t->groups + 1, t->ngroups - 1, sizeof(*t->groups), cmp_weight);
 	} else if (mode != EVIDENCE_MESSAGE) {
 		blame_groups(t, h, hk, CONF_LIKELY);
-		qsort(t->groups, t->ngroups, sizeof(*t->groups), cmp_weight);
+		if (t->ngroups > 1)
+			qsort(t->groups, t->ngroups, sizeof(*t->groups), cmp_weight);
 	}
 	if (!t->ngroups)
 		new_group(t)->conf = CONF_NONE;     /* no introducer: unknown */
