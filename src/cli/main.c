@@ -29,6 +29,7 @@ static struct {
 	char *patch;
 	char *range;
 	char *evidence;
+	enum evidence_mode evidence_mode;   /* --evidence, parsed */
 	int describe, name_rev, tags_containing, first_release;
 	int triage, patch_id;
 	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
@@ -64,15 +65,15 @@ static int pick_mode(enum report_mode *mode)
 	return 0;
 }
 
-/* --evidence message|blame|all */
-static int evidence_mode(enum evidence_mode *mode)
+/* --evidence message|blame|all into opt.evidence_mode */
+static int parse_evidence(void)
 {
 	static const char *const names[] = { "all", "message", "blame" };
 
-	*mode = EVIDENCE_ALL;
+	opt.evidence_mode = EVIDENCE_ALL;
 	for (int i = 0; opt.evidence && i < 3; i++)
 		if (!strcmp(opt.evidence, names[i])) {
-			*mode = (enum evidence_mode)i;
+			opt.evidence_mode = (enum evidence_mode)i;
 			return 0;
 		}
 	if (!opt.evidence)
@@ -83,9 +84,8 @@ static int evidence_mode(enum evidence_mode *mode)
 static int run_triage(struct history *h, const char **revs, size_t nrevs)
 {
 	struct triage_opts o = { opt.json || opt.cve_json, opt.triage, opt.patch_id, opt.range,
-				 EVIDENCE_ALL, opt.cve_json };
+				 opt.evidence_mode, opt.cve_json };
 
-	evidence_mode(&o.evidence);     /* checked before the repository was opened */
 
 	if (opt.patch)
 		return triage_patch_file(h, &o, opt.patch);
@@ -382,11 +382,8 @@ int main(int argc, const char **argv)
 		ret = error(EXIT_USAGE, "%s goes with --triage", opt.evidence ? "--evidence" : "--cve-json");
 		goto out_ctx;
 	}
-	{
-		enum evidence_mode m;
-		if ((ret = evidence_mode(&m)))
-			goto out_ctx;
-	}
+	if ((ret = parse_evidence()))
+		goto out_ctx;
 	ropts.json = opt.json;
 	ropts.match = opt.match;
 	hopts.path = opt.dir;

@@ -220,29 +220,32 @@ static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
 		       unsigned path, unsigned *out)
 {
 	const git_oid *pt = &b->dag->trees[parent], *ct = &b->dag->trees[commit];
-	char **changed = NULL, **deleted = NULL;
-	git_oid mine, *dblob = NULL, *ablob = NULL;
+	struct tree_change *changes = NULL, **deleted = NULL;
+	const git_oid *mine = NULL;
+	git_oid *dblob = NULL, *ablob = NULL;
 	size_t ndel = 0, nadd = 0, left_del = 0, left_add = 0;
 	int n, best = -1, best_score = 49, ret = 0;
 
-	if (!treepath_get(b->dag->odb, ct, b->paths[path].name, &mine))
-		return 0;
-	if ((n = treepath_changed(b->dag->odb, pt, ct, SIZE_MAX - 1, &changed)) < 0)
+	if ((n = treepath_changed(b->dag->odb, pt, ct, SIZE_MAX - 1, &changes)) < 0)
 		return -1;
 	deleted = xcalloc((size_t)n + 1, sizeof(*deleted));
 	dblob = xcalloc((size_t)n + 1, sizeof(*dblob));
 	ablob = xcalloc((size_t)n + 1, sizeof(*ablob));
 	for (int i = 0; i < n; i++) {
-		git_oid x;
-		if (!treepath_get(b->dag->odb, ct, changed[i], &x) &&
-		    treepath_get(b->dag->odb, pt, changed[i], &dblob[ndel]))
-			deleted[ndel++] = changed[i];
-		else if (!treepath_get(b->dag->odb, pt, changed[i], &x) &&
-			 treepath_get(b->dag->odb, ct, changed[i], &ablob[nadd]))
-			nadd++;
+		struct tree_change *c = &changes[i];
+		if (git_oid_is_zero(&c->new)) {
+			dblob[ndel] = c->old;
+			deleted[ndel++] = c;
+		} else if (git_oid_is_zero(&c->old)) {
+			ablob[nadd++] = c->new;
+			if (!strcmp(c->path, b->paths[path].name))
+				mine = &c->new;
+		}
 	}
+	if (!mine)
+		goto out;       /* not added by this commit: nothing was renamed to it */
 	for (size_t i = 0; i < ndel && best < 0; i++)
-		if (git_oid_equal(&dblob[i], &mine))
+		if (git_oid_equal(&dblob[i], mine))
 			best = (int)i;
 	/* git's rename limit counts the files exact renames leave */
 	if (best < 0)
@@ -250,7 +253,7 @@ static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
 	if (best < 0 && ndel && (uint64_t)left_del * left_add <= 1000000) {
 		git_blob *blob = NULL;
 		git_hashsig *sig = NULL;
-		if (git_blob_lookup(&blob, b->repo, &mine) == 0 &&
+		if (git_blob_lookup(&blob, b->repo, mine) == 0 &&
 		    git_hashsig_create(&sig, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
 				       GIT_HASHSIG_SMART_WHITESPACE) == 0)
 			for (size_t i = 0; i < ndel; i++) {
@@ -265,12 +268,11 @@ static int find_rename(struct blamer *b, uint32_t parent, uint32_t commit,
 		git_error_clear();
 	}
 	if (best >= 0) {
-		*out = path_id(b, deleted[best]);
+		*out = path_id(b, deleted[best]->path);
 		ret = 1;
 	}
-	for (int i = 0; i < n; i++)
-		free(changed[i]);
-	free(changed);
+out:
+	treepath_changes_free(changes, n);
 	free(deleted);
 	free(dblob);
 	free(ablob);

@@ -69,12 +69,47 @@ static void remember(struct treepath_cache *c, const git_oid *tree, uint32_t dep
 	c->nr++;
 }
 
+/* One entry of a raw tree. */
+struct tentry {
+	const char *name;
+	size_t len;
+	const char *mode;           /* octal text, as the tree holds it */
+	size_t mode_len;
+	const unsigned char *id;    /* raw, GIT_OID_RAWSZ bytes */
+};
+
+/* The next entry at *p (end: e); false at the end or on garbage. */
+static bool next_entry(const char **p, const char *e, struct tentry *t)
+{
+	const char *sp = memchr(*p, ' ', (size_t)(e - *p)), *nul;
+
+	if (!sp)
+		return false;
+	nul = memchr(sp, '\0', (size_t)(e - sp));
+	if (!nul || nul + 1 + GIT_OID_RAWSZ > e)
+		return false;
+	t->mode = *p;
+	t->mode_len = (size_t)(sp - *p);
+	t->name = sp + 1;
+	t->len = (size_t)(nul - sp - 1);
+	t->id = (const unsigned char *)nul + 1;
+	*p = nul + 1 + GIT_OID_RAWSZ;
+	return true;
+}
+
+/* git writes a subtree's mode as "40000" */
+static bool is_tree(const struct tentry *t)
+{
+	return t->mode_len == 5 && !memcmp(t->mode, "40000", 5);
+}
+
 /* The entry called name (len bytes) in a raw tree; false if absent. */
 static bool tree_entry(git_odb *odb, const git_oid *tree, const char *name,
 		       size_t len, git_oid *out)
 {
 	git_odb_object *obj;
 	const char *p, *end;
+	struct tentry t;
 	bool found = false;
 
 	if (git_odb_read(&obj, odb, tree) < 0) {
@@ -83,37 +118,12 @@ static bool tree_entry(git_odb *odb, const git_oid *tree, const char *name,
 	}
 	p = git_odb_object_data(obj);
 	end = p + git_odb_object_size(obj);
-	while (p < end) {
-		const char *sp = memchr(p, ' ', (size_t)(end - p)), *nul;
-		if (!sp)
-			break;
-		nul = memchr(sp, '\0', (size_t)(end - sp));
-		if (!nul || nul + 1 + GIT_OID_RAWSZ > end)
-			break;
-		if ((size_t)(nul - sp - 1) == len && !memcmp(sp + 1, name, len)) {
-			git_oid_fromraw(out, (const unsigned char *)nul + 1);
-			found = true;
-			break;
-		}
-		p = nul + 1 + GIT_OID_RAWSZ;
-	}
+	while (!found && next_entry(&p, end, &t))
+		found = t.len == len && !memcmp(t.name, name, len);
+	if (found)
+		git_oid_fromraw(out, t.id);
 	git_odb_object_free(obj);
 	return found;
-}
-
-bool treepath_get(git_odb *odb, const git_oid *tree, const char *path, git_oid *out)
-{
-	git_oid cur = *tree;
-
-	while (*path) {
-		const char *slash = strchr(path, '/');
-		size_t len = slash ? (size_t)(slash - path) : strlen(path);
-		if (!tree_entry(odb, &cur, path, len, &cur))
-			return false;
-		path += len + (slash ? 1 : 0);
-	}
-	*out = cur;
-	return true;
 }
 
 bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out)
@@ -167,32 +177,6 @@ bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t 
 	return have_mine && !git_oid_equal(&mine, &theirs);
 }
 
-/* One entry of a raw tree. */
-struct tentry {
-	const char *name;
-	size_t len;
-	unsigned mode;
-	git_oid id;
-};
-
-/* The next entry at *p (end: e); false at the end or on garbage. */
-static bool next_entry(const char **p, const char *e, struct tentry *t)
-{
-	const char *sp = memchr(*p, ' ', (size_t)(e - *p)), *nul;
-
-	if (!sp)
-		return false;
-	nul = memchr(sp, '\0', (size_t)(e - sp));
-	if (!nul || nul + 1 + GIT_OID_RAWSZ > e)
-		return false;
-	t->mode = (unsigned)strtoul(*p, NULL, 8);
-	t->name = sp + 1;
-	t->len = (size_t)(nul - sp - 1);
-	git_oid_fromraw(&t->id, (const unsigned char *)nul + 1);
-	*p = nul + 1 + GIT_OID_RAWSZ;
-	return true;
-}
-
 /*
  * git's canon_mode: early trees hold modes like 100664, which git reads
  * as 100644, so an entry whose mode only changes that way is unchanged.
@@ -210,6 +194,14 @@ static unsigned canon_mode(unsigned mode)
 	return mode;
 }
 
+static bool same_mode(const struct tentry *x, const struct tentry *y)
+{
+	if (x->mode_len == y->mode_len && !memcmp(x->mode, y->mode, x->mode_len))
+		return true;
+	return canon_mode((unsigned)strtoul(x->mode, NULL, 8)) ==
+	       canon_mode((unsigned)strtoul(y->mode, NULL, 8));
+}
+
 /* git's tree order: a directory sorts as if its name ended in '/'. */
 static int entry_cmp(const struct tentry *a, const struct tentry *b)
 {
@@ -219,17 +211,36 @@ static int entry_cmp(const struct tentry *a, const struct tentry *b)
 
 	if (c)
 		return c;
-	ca = a->len > n ? (unsigned char)a->name[n] : (a->mode & 040000) ? '/' : 0;
-	cb = b->len > n ? (unsigned char)b->name[n] : (b->mode & 040000) ? '/' : 0;
+	ca = a->len > n ? (unsigned char)a->name[n] : is_tree(a) ? '/' : 0;
+	cb = b->len > n ? (unsigned char)b->name[n] : is_tree(b) ? '/' : 0;
 	return ca < cb ? -1 : ca > cb;
 }
 
 struct changes {
 	git_odb *odb;
 	size_t max, nr;
-	char **v;
+	struct tree_change *v;
 	bool want;
 };
+
+/* One more change (path taken over), kept when wanted and under the bound. */
+static void add_change(struct changes *ch, char **path, const struct tentry *x,
+		       const struct tentry *y)
+{
+	struct tree_change *c;
+
+	if (ch->nr++ >= ch->max + 1 || !ch->want)
+		return;
+	ch->v = xrealloc(ch->v, ch->nr * sizeof(*ch->v));
+	c = &ch->v[ch->nr - 1];
+	memset(c, 0, sizeof(*c));
+	c->path = *path;
+	*path = NULL;
+	if (x)
+		git_oid_fromraw(&c->old, x->id);
+	if (y)
+		git_oid_fromraw(&c->new, y->id);
+}
 
 static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
 			const char *prefix);
@@ -239,23 +250,23 @@ static int changed_entry(struct changes *ch, const struct tentry *x, const struc
 {
 	const struct tentry *t = x ? x : y;
 	char *path = xstrfmt("%s%.*s", prefix, (int)t->len, t->name);
-	bool xdir = x && (x->mode & 040000), ydir = y && (y->mode & 040000);
+	bool xdir = x && is_tree(x), ydir = y && is_tree(y);
 	int ret = 0;
 
 	if (xdir || ydir) {
 		char *sub = xstrfmt("%s/", path);
+		git_oid xid, yid;
+		if (xdir)
+			git_oid_fromraw(&xid, x->id);
+		if (ydir)
+			git_oid_fromraw(&yid, y->id);
 		/* a directory against a file: both sides are changes */
-		ret = walk_changed(ch, xdir ? &x->id : NULL, ydir ? &y->id : NULL, sub);
+		ret = walk_changed(ch, xdir ? &xid : NULL, ydir ? &yid : NULL, sub);
 		free(sub);
-		if (!ret && ((x && !xdir) || (y && !ydir)) && ch->nr++ < ch->max + 1 && ch->want) {
-			ch->v = xrealloc(ch->v, ch->nr * sizeof(*ch->v));
-			ch->v[ch->nr - 1] = path;
-			path = NULL;
-		}
-	} else if (ch->nr++ < ch->max + 1 && ch->want) {
-		ch->v = xrealloc(ch->v, ch->nr * sizeof(*ch->v));
-		ch->v[ch->nr - 1] = path;
-		path = NULL;
+		if (!ret && ((x && !xdir) || (y && !ydir)))
+			add_change(ch, &path, xdir ? NULL : x, ydir ? NULL : y);
+	} else {
+		add_change(ch, &path, x, y);
 	}
 	free(path);
 	return ret;
@@ -293,7 +304,7 @@ static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
 			ret = changed_entry(ch, NULL, &y, prefix);
 			hy = next_entry(&pb, eb, &y);
 		} else {
-			if (!git_oid_equal(&x.id, &y.id) || canon_mode(x.mode) != canon_mode(y.mode))
+			if (memcmp(x.id, y.id, GIT_OID_RAWSZ) || !same_mode(&x, &y))
 				ret = changed_entry(ch, &x, &y, prefix);
 			hx = next_entry(&pa, ea, &x);
 			hy = next_entry(&pb, eb, &y);
@@ -306,20 +317,25 @@ out:
 }
 
 int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t max,
-		     char ***out)
+		     struct tree_change **out)
 {
 	struct changes ch = { odb, max, 0, NULL, out != NULL };
 	int ret = walk_changed(&ch, a, b, "");
+	int n = (int)(ch.nr > max + 1 ? max + 1 : ch.nr);
 
+	if (ret < 0) {
+		treepath_changes_free(ch.v, ch.v ? n : 0);
+		ch.v = NULL;
+		n = -1;
+	}
 	if (out)
 		*out = ch.v;
-	if (ret < 0) {
-		for (size_t i = 0; out && i < ch.nr && i < max + 1; i++)
-			free(ch.v[i]);
-		free(ch.v);
-		if (out)
-			*out = NULL;
-		return -1;
-	}
-	return (int)(ch.nr > max + 1 ? max + 1 : ch.nr);
+	return n;
+}
+
+void treepath_changes_free(struct tree_change *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
 }

@@ -182,7 +182,10 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	lab_progress(l, "kernel tree: %s", o->kernel_tree ? o->kernel_tree : "Debian linux-source");
 	if (ktree_distcc())
 		lab_progress(l, "compiling through distcc: DISTCC_HOSTS=%s", ktree_distcc());
-	return ktree_open(&l->tree, l->cache, o->kernel_tree);
+	if ((ret = ktree_open(&l->tree, l->cache, o->kernel_tree)))
+		return ret;
+	l->tree.jobs = o->jobs;
+	return 0;
 }
 
 static void free_compat(struct lab *l)
@@ -348,7 +351,6 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 	ret = ktree_checkout(&l->tree, &c->tree);
 	if (!ret)
 		ret = ktree_configure(&l->tree, fragment, c->build_log);
-	l->tree.jobs = l->o->jobs;
 	if (!ret)
 		ret = ktree_build(&l->tree, c->build_log, &c->build_seconds, &built);
 	if (!ret && copy_file(built, c->image) < 0)

@@ -80,12 +80,6 @@ static void common(struct json *j, struct history *h, const struct triage *t, co
 	json_arr_end(j);
 }
 
-/* The first stable tag holding the backport. */
-static uint32_t backport_release(struct contain *c, uint32_t backport)
-{
-	return contain_first_release(c, backport);
-}
-
 static void release_entries(struct json *j, struct history *h, struct contain *c,
 			    const struct triage *t, uint32_t intro, bool *any_affected)
 {
@@ -113,7 +107,7 @@ static void release_entries(struct json *j, struct history *h, struct contain *c
 		json_obj_end(j);
 	}
 	for (size_t b = 0; b < t->nbackports; b++) {
-		uint32_t rel = backport_release(c, t->backports[b]);
+		uint32_t rel = contain_first_release(c, t->backports[b]);
 		char series[32], wild[40];
 		if (rel == NONE || !kver_is_stable(&h->tags.v[rel].ver))
 			continue;

@@ -236,7 +236,7 @@ struct reader {
 	bool *below;            /* ancestors of the fix, or NULL until needed */
 	char up[41];            /* the upstream commit a backport names */
 	bool has_up;
-	const char *diff;
+	const struct patch *fixp;   /* the fix: its files bound a search by subject */
 };
 
 static bool below_fix(struct reader *r, uint32_t c)
@@ -294,22 +294,6 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 	resolve(r, e, hex, c, p + n);
 }
 
-/* Paths the fix's diff changes ("--- a/" lines). */
-static size_t diff_paths(const char *diff, char ***out)
-{
-	char **v = NULL;
-	size_t n = 0;
-
-	for (const char *p = diff; p && (p = strstr(p, "--- a/")); p += 6) {
-		if (p != diff && p[-1] != '\n')
-			continue;
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n++] = xstrndup(p + 6, strcspn(p + 6, "\n"));
-	}
-	*out = v;
-	return n;
-}
-
 /*
  * The newest ancestor of the fix that changes one of its files and whose
  * subject is quoted (a prefix when it ends in "...").  Bounded: culprits
@@ -318,8 +302,8 @@ static size_t diff_paths(const char *diff, char ***out)
 static uint32_t by_subject(struct reader *r, const char *quoted)
 {
 	struct dag *dag = &r->h->dag;
-	char **paths;
-	size_t npaths = diff_paths(r->diff, &paths), head = 0, visited = 0;
+	char *const *paths = r->fixp->paths;
+	size_t npaths = r->fixp->npaths, head = 0, visited = 0;
 	struct treepath_cache *tp = xcalloc(npaths + 1, sizeof(*tp));
 	uint32_t *queue = xmalloc(sizeof(*queue) * 2), found = DAG_NONE;
 	size_t qalloc = 2, qn = 0;
@@ -353,11 +337,8 @@ static uint32_t by_subject(struct reader *r, const char *quoted)
 			queue[qn++] = par[i];
 		}
 	}
-	for (size_t i = 0; i < npaths; i++) {
+	for (size_t i = 0; i < npaths; i++)
 		treepath_free(&tp[i]);
-		free(paths[i]);
-	}
-	free(paths);
 	free(tp);
 	free(queue);
 	free(seen);
@@ -496,9 +477,9 @@ static void trailer(struct reader *r, const char *s)
 }
 
 void evidence_read(struct evidence_list *list, struct history *h, uint32_t fix,
-		   const char *msg, const char *diff)
+		   const char *msg, const struct patch *fixp)
 {
-	struct reader r = { .list = list, .h = h, .fix = fix, .diff = diff ? diff : "" };
+	struct reader r = { .list = list, .h = h, .fix = fix, .fixp = fixp };
 	struct sbuf flat = SBUF_INIT;
 
 	r.has_up = upstream_ref(msg, r.up);

@@ -429,20 +429,23 @@ out:
 	return ret;
 }
 
-/* A commit's diff against its first parent, as git-format text. */
 /*
+ * A commit's diff against its first parent, as git-format text.
+ *
  * libgit2's tree diff walks every entry of both trees (a kernel tree has
  * 30,000 files: 10 ms a commit); our raw tree walk skips equal subtrees,
- * so it names the changed paths and libgit2 diffs only those.
+ * so it names the changed paths and libgit2 diffs only those.  paths:
+ * the changed paths when the caller knows them already (else NULL).
  */
-static int commit_diff(git_repository *repo, const git_oid *id, git_commit **c,
-		       git_diff **diff, git_buf *buf)
+static int commit_diff(git_repository *repo, const git_oid *id, char *const *paths,
+		       size_t npaths, git_commit **c, git_diff **diff, git_buf *buf)
 {
 	git_commit *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
 	git_diff_options opts;
 	git_odb *odb = NULL;
-	char **paths = NULL;
+	struct tree_change *changes = NULL;
+	char **found = NULL;
 	int n = -1, ret = -1;
 
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
@@ -451,11 +454,18 @@ static int commit_diff(git_repository *repo, const git_oid *id, git_commit **c,
 	if (git_commit_parentcount(*c) > 0 &&
 	    (git_commit_parent(&parent, *c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
 		goto out;
-	if (git_repository_odb(&odb, repo) == 0 &&
+	if (!paths && git_repository_odb(&odb, repo) == 0 &&
 	    (n = treepath_changed(odb, ptree ? git_tree_id(ptree) : NULL, git_tree_id(tree),
-				  SIZE_MAX - 1, &paths)) > 0) {
-		opts.pathspec.strings = paths;
-		opts.pathspec.count = (size_t)n;
+				  SIZE_MAX - 1, &changes)) > 0) {
+		found = xmalloc((size_t)n * sizeof(*found));
+		for (int i = 0; i < n; i++)
+			found[i] = changes[i].path;
+		paths = found;
+		npaths = (size_t)n;
+	}
+	if (paths) {
+		opts.pathspec.strings = (char **)paths;
+		opts.pathspec.count = npaths;
 		opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	}
 	if (git_diff_tree_to_tree(diff, repo, ptree, tree, &opts) < 0 ||
@@ -463,9 +473,8 @@ static int commit_diff(git_repository *repo, const git_oid *id, git_commit **c,
 		goto out;
 	ret = 0;
 out:
-	for (int i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	free(found);
+	treepath_changes_free(changes, n > 0 ? n : 0);
 	git_odb_free(odb);
 	git_tree_free(ptree);
 	git_tree_free(tree);
@@ -483,7 +492,7 @@ int patch_from_commit(struct patch *p, git_repository *repo, const git_oid *id)
 	int ret = -1;
 
 	memset(p, 0, sizeof(*p));
-	if (commit_diff(repo, id, &c, &diff, &buf) < 0)
+	if (commit_diff(repo, id, NULL, 0, &c, &diff, &buf) < 0)
 		goto out;
 	p->message = xstrdup(git_commit_message(c) ? git_commit_message(c) : "");
 	p->subject = patch_clean_subject(git_commit_summary(c) ? git_commit_summary(c) : "");
@@ -504,12 +513,14 @@ out:
 	return ret;
 }
 
-bool patch_id_of_commit(git_repository *repo, const git_oid *id, git_oid *out)
+/* The patch-id of commit id, diffing only paths when given. */
+static bool patch_id_with(git_repository *repo, const git_oid *id, char *const *paths,
+			  size_t npaths, git_oid *out)
 {
 	git_commit *c = NULL;
 	git_diff *diff = NULL;
 	git_buf buf = { 0 };
-	bool ok = commit_diff(repo, id, &c, &diff, &buf) == 0 && buf.size &&
+	bool ok = commit_diff(repo, id, paths, npaths, &c, &diff, &buf) == 0 && buf.size &&
 		  patchid_of_text(buf.ptr, out);
 
 	git_error_clear();
@@ -519,47 +530,46 @@ bool patch_id_of_commit(git_repository *repo, const git_oid *id, git_oid *out)
 	return ok;
 }
 
+bool patch_id_of_commit(git_repository *repo, const git_oid *id, git_oid *out)
+{
+	return patch_id_with(repo, id, NULL, 0, out);
+}
+
 /*
  * Two diffs with one patch-id change the same files, so the commit's file
  * list (a tree diff, no blob read) rules most commits out before the diff
  * text is made: a tree-wide commit that also touches the patch's file
  * costs a tree walk, not the inflation of every blob it changes.
  */
-static bool same_paths(git_repository *repo, const struct dag *dag, uint32_t c,
-		       const struct patch *p)
+static bool same_paths(const struct dag *dag, uint32_t c, const struct patch *p)
 {
-	git_odb *odb = NULL;
 	unsigned np;
 	const uint32_t *par = dag_parents(dag, c, &np);
-	char **paths = NULL;
-	int n;
-	bool same;
+	struct tree_change *changes = NULL;
+	int n = treepath_changed(dag->odb, np ? &dag->trees[par[0]] : NULL, &dag->trees[c],
+				 p->npaths, &changes);
+	bool same = n >= 0 && (size_t)n == p->npaths;
 
-	if (git_repository_odb(&odb, repo) < 0)
-		return false;
-	n = treepath_changed(odb, np ? &dag->trees[par[0]] : NULL, &dag->trees[c],
-			     p->npaths, &paths);
-	same = n >= 0 && (size_t)n == p->npaths;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && same; i++) {
 		bool found = false;
-		for (size_t k = 0; k < p->npaths && !found && same; k++)
-			found = !strcmp(p->paths[k], paths[i]);
-		same = same && found;
-		free(paths[i]);
+		for (size_t k = 0; k < p->npaths && !found; k++)
+			found = !strcmp(p->paths[k], changes[i].path);
+		same = found;
 	}
-	free(paths);
-	git_odb_free(odb);
+	treepath_changes_free(changes, n > 0 ? n : 0);
 	git_error_clear();
 	return same;
 }
 
+/* The commit changes exactly p's files, so its diff is limited to them. */
 bool patch_same_id(git_repository *repo, const struct dag *dag, uint32_t commit,
 		   const struct patch *p)
 {
 	git_oid id;
 
-	return p->has_patchid && dag->loaded[commit] && same_paths(repo, dag, commit, p) &&
-	       patch_id_of_commit(repo, &dag->oids[commit], &id) && git_oid_equal(&id, &p->patchid);
+	return p->has_patchid && dag->loaded[commit] && same_paths(dag, commit, p) &&
+	       patch_id_with(repo, &dag->oids[commit], p->paths, p->npaths, &id) &&
+	       git_oid_equal(&id, &p->patchid);
 }
 
 void patch_free(struct patch *p)

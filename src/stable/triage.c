@@ -185,7 +185,7 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return error(EXIT_CORRUPT, "cannot read the diff of %s: %s",
 			     git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
-	evidence_read(&t->ev, h, fix, t->fixp.message, t->fixp.diff);
+	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	return 0;
 }
 
@@ -200,9 +200,9 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return error(EXIT_CORRUPT, "cannot read the fix's diff: %s", git_errmsg());
 	t->fix_first = contain_first_release(c, fix);
-	evidence_read(&t->ev, h, fix, t->fixp.message, t->fixp.diff);
+	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	if (mail)
-		evidence_read(&t->ev, h, fix, mail->message, t->fixp.diff);
+		evidence_read(&t->ev, h, fix, mail->message, &t->fixp);
 	if ((ret = add_blame(t, h)))
 		return ret;
 	for (size_t i = 0; i < t->ev.nr; i++)

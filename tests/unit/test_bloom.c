@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	struct history h;
 	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*" };
 	size_t changed = 0, unchanged = 0, ruled_out = 0, nfilters = 0;
-	char **prev = NULL;
+	struct tree_change *prev = NULL;
 	int nprev = 0;
 
 	git_libgit2_init();
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 	for (uint32_t c = 0; c < h.dag.nr; c++) {
 		unsigned np;
 		const uint32_t *p = dag_parents(&h.dag, c, &np);
-		char **paths = NULL;
+		struct tree_change *paths = NULL;
 		int n;
 
 		if (!h.dag.loaded[c])
@@ -40,11 +40,11 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			struct cgraph_path_key k;
 			int r;
-			cgraph_path_key_init(&k, paths[i]);
+			cgraph_path_key_init(&k, paths[i].path);
 			r = cgraph_maybe_changed(&h.graph, &h.dag.oids[c], &k);
 			CHECK(r != 0);
 			if (!r)
-				fprintf(stderr, "  %s %s\n", git_oid_tostr_s(&h.dag.oids[c]), paths[i]);
+				fprintf(stderr, "  %s %s\n", git_oid_tostr_s(&h.dag.oids[c]), paths[i].path);
 			nfilters += r == 1;
 			changed++;
 			cgraph_path_key_free(&k);
@@ -55,26 +55,23 @@ int main(int argc, char **argv)
 			struct treepath_cache tp;
 			bool mine = false;
 			for (int j = 0; j < n && !mine; j++)
-				mine = !strcmp(paths[j], prev[i]);
+				mine = !strcmp(paths[j].path, prev[i].path);
 			if (!mine) {
-				cgraph_path_key_init(&k, prev[i]);
+				cgraph_path_key_init(&k, prev[i].path);
 				unchanged++;
 				ruled_out += cgraph_maybe_changed(&h.graph, &h.dag.oids[c], &k) == 0;
 				cgraph_path_key_free(&k);
 				/* path limiting gives the same answer with the filters */
-				treepath_init(&tp, h.dag.odb, prev[i]);
+				treepath_init(&tp, h.dag.odb, prev[i].path);
 				CHECK(!treepath_touches(&tp, &h.dag, c));
 				treepath_free(&tp);
 			}
-			free(prev[i]);
 		}
-		free(prev);
+		treepath_changes_free(prev, nprev);
 		prev = paths;
 		nprev = n < 0 ? 0 : n;
 	}
-	for (int i = 0; i < nprev; i++)
-		free(prev[i]);
-	free(prev);
+	treepath_changes_free(prev, nprev);
 	printf("%zu changed paths found in their filters (%zu filters), "
 	       "%zu of %zu unchanged paths ruled out\n", changed, nfilters, ruled_out, unchanged);
 	CHECK(changed > 100 && nfilters > 100);

@@ -29,9 +29,6 @@ struct treepath_cache {
 void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path);
 void treepath_free(struct treepath_cache *c);
 
-/* The object at path in tree, without a cache; false if absent. */
-bool treepath_get(git_odb *odb, const git_oid *tree, const char *path, git_oid *out);
-
 /* The object at c->path in tree; false if absent. */
 bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out);
 
@@ -42,14 +39,22 @@ bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out
  */
 bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t i);
 
+/* A path whose entry differs between two trees; a zero id: absent there. */
+struct tree_change {
+	char *path;
+	git_oid old, new;
+};
+
 /*
  * The paths whose entries differ between trees a and b (NULL: the empty
  * tree), recursing only into subtrees whose ids differ, as git's tree diff
- * does without rename detection.  Stops after max + 1 paths.  Returns how
- * many were found (at most max + 1), -1 if a tree cannot be read; *out
- * (may be NULL) gets them, caller frees each and the array.
+ * does without rename detection (modes compared as git canonicalises
+ * them).  Stops after max + 1 paths.  Returns how many were found (at most
+ * max + 1), -1 if a tree cannot be read; *out (may be NULL) gets them,
+ * freed with treepath_changes_free().
  */
 int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t max,
-		     char ***out);
+		     struct tree_change **out);
+void treepath_changes_free(struct tree_change *v, int n);
 
 #endif

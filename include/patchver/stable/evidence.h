@@ -7,6 +7,7 @@
 
 #include "patchver/engine/history.h"
 #include "patchver/stable/blame.h"
+#include "patchver/stable/patch.h"
 
 /*
  * What a fix's message says about the commit that introduced its bug, as
@@ -53,11 +54,11 @@ struct evidence_list {
 
 /*
  * Read msg (a commit's or a mail's) for fix: add its evidence to list,
- * one entry per commit across calls.  diff: the fix's diff, whose files
+ * one entry per commit across calls.  fixp: the fix's patch, whose files
  * bound the search for a culprit named by subject.
  */
 void evidence_read(struct evidence_list *list, struct history *h, uint32_t fix,
-		   const char *msg, const char *diff);
+		   const char *msg, const struct patch *fixp);
 
 struct evidence *evidence_add(struct evidence_list *list, enum evidence_kind kind);
 void evidence_list_free(struct evidence_list *list);
