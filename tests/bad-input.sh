@@ -120,4 +120,36 @@ if command -v qemu-system-x86_64 >/dev/null && command -v flock >/dev/null; then
 	expect_eq "$([ $(( $(date +%s) - start )) -ge 2 ] && echo waited)" waited "it waited for the lock"
 	wait
 fi
+# --- reproducers: each refused before any kernel is built (exit 2), in a cache of its own
+rcache=$tmp/rcache
+rv() { XDG_CACHE_HOME=$rcache "$PATCHVER" -C "$repo" --verify-boot "$fix" "$@"; }
+rv_line() {
+	local code=$1 needle=$2
+	shift 2
+	rv "$@" >"$tmp/out" 2>"$tmp/err"
+	expect_eq "$?" "$code" "exit code of: --verify-boot $*"
+	expect_contains "$(cat "$tmp/err")" "$needle" "message of: --verify-boot $*"
+	expect_eq "$(grep -c . "$tmp/err")" 1 "one line on stderr: --verify-boot $*"
+}
+printf 'int main(void) { return undeclared_thing; }\n' > "$tmp/broken.c"
+rv --reproducer "$tmp/broken.c" >"$tmp/out" 2>"$tmp/err"
+expect_eq "$?" 2 "a reproducer that does not compile: exit 2"
+expect_contains "$(head -1 "$tmp/err")" "reproducer $tmp/broken.c does not compile" "... named"
+expect_contains "$(cat "$tmp/err")" "undeclared_thing" "... with the compiler's message"
+rv_line 2 "reproducer $tmp/nothing.c: No such file" --reproducer "$tmp/nothing.c"
+printf 'int main(void) { return 0; }\n' > "$tmp/dyn.c"
+cc -o "$tmp/dyn" "$tmp/dyn.c"
+rv_line 2 "dynamically linked (it has a PT_INTERP header)" --reproducer "$tmp/dyn"
+printf 'echo no shebang\n' > "$tmp/noshebang"
+rv_line 2 "neither a C source" --reproducer "$tmp/noshebang"
+printf '#!/bin/bash\necho hi\n' > "$tmp/bash.sh"
+rv_line 2 "a '#!/bin/bash' script; the guest runs scripts with busybox sh" --reproducer "$tmp/bash.sh"
+rv_line 2 "--guest-file $tmp/none: No such file" --guest-file "$tmp/none"
+rv_line 2 "the guest path must be an absolute file path" --guest-file "$tmp/dyn.c:relative"
+rv_line 2 "--bug 'regex:(': the regex does not compile" --bug 'regex:('
+rv_line 2 "--bug 'panic': not a kind of bug" --bug panic
+rv_line 2 "--config NO_SUCH_PROFILE: not CONFIG_X=VALUE" --config NO_SUCH_PROFILE
+one_line 2 "--boot-timeout 20 must exceed --repro-timeout (60)" -C "$repo" --verify-boot "$fix" --boot-timeout 20
+one_line 2 "--reproducer, --guest-file" -C "$repo" --reproducer "$tmp/dyn.c" HEAD
+expect_eq "$(find "$rcache" -name bzImage 2>/dev/null | wc -l)" 0 "no kernel built for any of them"
 finish

@@ -17,7 +17,7 @@ b='.bisect_boot'
 snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 snapshot "$model" > "$tmp/before"
 
-j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json 2>"$tmp/err")
+j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --keep 2>"$tmp/err")
 expect_eq "$?" 0 "bisect: exit (stderr: $(tail -3 "$tmp/err"))"
 expect_eq "$(jq -r "$b.regression | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.2-rc2 v6.2-rc3" "the first bad release"
 expect_eq "$(jq -r "$b.regression.commit" <<<"$j")" "$regress" "the commit that introduced it"
@@ -33,6 +33,25 @@ expect_eq "$(jq -r "$b.agree" <<<"$j")" true "the boots agree with the triage"
 expect_eq "$(jq -r "$b.triage_names_culprit" <<<"$j")" true "the triage's blame names the boot-bisected commit"
 steps=$(jq -r "$b.steps | length" <<<"$j")
 expect_eq "$([ "$steps" -le 16 ] && echo ok)" ok "a bisection, not a walk ($steps steps)"
+
+# a C reproducer and a shell reproducer find the same commits (images kept: boots only)
+cc -static -O2 -o "$tmp/open-nofollow" "$TESTS/model/open-nofollow.c"
+for kind in C shell; do
+	if [ "$kind" = C ]; then
+		args=(--reproducer "$TESTS/model/nofollow-model.c")
+	else
+		args=(--reproducer "$TESTS/model/nofollow-model.sh" --guest-file "$tmp/open-nofollow")
+	fi
+	j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --keep \
+		"${args[@]}" 2>"$tmp/err")
+	expect_eq "$?" 0 "$kind reproducer: bisect exit (stderr: $(tail -3 "$tmp/err"))"
+	expect_eq "$(jq -r "$b.regression.commit + \" \" + $b.fix.commit" <<<"$j")" "$regress $fix" \
+		"$kind reproducer: the culprit and the fix"
+	expect_eq "$(jq -r "$b.affected_by_boots | join(\" \")" <<<"$j")" "v6.2-rc3 v6.2-rc4 v6.2 v6.3-rc1" \
+		"$kind reproducer: affected releases, by boots"
+	expect_eq "$(jq -r "[$b.steps[] | select(.label | startswith(\"${broken:0:12}\")) | .verdict] | join(\" \")" <<<"$j")" \
+		"skip" "$kind reproducer: the broken build is still skipped"
+done
 
 # the run resumes from its log: same answers, nothing built or booted
 j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --resume 2>/dev/null)

@@ -63,17 +63,17 @@ expect_contains "$(cat "$tmp/err")" "  | " "broken build: the log's last lines a
 expect_contains "$(cat "$tmp/out")" "build failed" "broken build: why"
 
 # a guest that never finishes: the timeout kills QEMU
-mkdir -p "$tmp/hang"
-cp -r "$guest/kernel.config" "$guest/kernel" "$tmp/hang/"
-printf '#include <unistd.h>\nint main(void) { for (;;) pause(); }\n' > "$tmp/hang/nofollow-test.c"
-j=$(PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --json --boot-timeout 4 "$(fix_of "$repo")" 2>/dev/null)
+cp -rL "$guest" "$tmp/hang"
+printf '#include <unistd.h>\nint main(void) { for (;;) pause(); }\n' > "$tmp/hang/init.c"
+j=$(PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --json --repro-timeout 1 \
+	--boot-timeout 11 "$(fix_of "$repo")" 2>/dev/null)
 expect_eq "$?" 14 "hanging guest: exit"
 expect_eq "$(jq -r "$c[0].why" <<<"$j")" "boot timed out" "hanging guest: why"
 no_strays
 expect_eq "$?" 0 "hanging guest: no qemu left running"
 
 # SIGINT while QEMU runs: both stop, exit 130, the next run still works
-PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --boot-timeout 60 "$(fix_of "$repo")" \
+PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --repro-timeout 5 --boot-timeout 60 "$(fix_of "$repo")" \
 	>/dev/null 2>"$tmp/int-err" &
 pid=$!
 for _ in $(seq 1 300); do grep -qs 'booting' "$tmp/int-err" && break; sleep 0.2; done

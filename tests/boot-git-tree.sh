@@ -37,6 +37,28 @@ rec=$(jq -r "$c[1].boot.record" <<<"$j")
 expect_eq "$(jq -r .commit "$rec")" "$(git -C "$model" rev-parse 'v6.2-rc3^{commit}')" "the boot record names the commit"
 expect_files_same "$tmp/before" <(snapshot "$model") "the model repository after --verify-boot"
 
+# --- the same story told by reproducers of one's own, a C source and a shell
+# script with a helper (--guest-file); the images kept above: boots only
+cc -static -O2 -o "$tmp/open-nofollow" "$TESTS/model/open-nofollow.c"
+for kind in C shell; do
+	if [ "$kind" = C ]; then
+		args=(--reproducer "$TESTS/model/nofollow-model.c")
+	else
+		args=(--reproducer "$TESTS/model/nofollow-model.sh" --guest-file "$tmp/open-nofollow")
+	fi
+	j=$("$PATCHVER" -C "$model" --verify-boot --keep --json "${args[@]}" "$fix" 2>"$tmp/err")
+	expect_eq "$?" 0 "$kind reproducer: exit (stderr: $(tail -3 "$tmp/err"))"
+	expect_eq "$(jq -r "[$c[] | .name + \"=\" + (.bug_seen | tostring)] | join(\" \")" <<<"$j")" \
+		"v6.1=false v6.2-rc3=true v6.2-rc3+fix=false v6.2-rc4=true v6.2-rc4+fix=false v6.2=true v6.2+fix=false v6.3-rc1=true v6.3-rc1+fix=false v6.3-rc2=false" \
+		"$kind reproducer: the bug in every affected release, gone with the fix"
+	expect_eq "$(jq -r "$c[1].expect + \" / \" + $c[1].boot.reproducer + \" / \" + $c[0].boot.reproducer" <<<"$j")" \
+		"bug (exit) / exit 1 / exit 0" "$kind reproducer: judged by its exit status"
+	expect_contains "$(jq -r .verify_boot.verdict <<<"$j")" \
+		"the bug shows in v6.2-rc3, v6.2-rc4, v6.2, v6.3-rc1 and is gone with ${fix:0:12} applied in every one" \
+		"$kind reproducer: the seed's verdict"
+	expect_eq "$(jq -r "[$c[].build.cached] | all" <<<"$j")" true "$kind reproducer: no kernel built again"
+done
+
 # --- candidates of one's own: a rev, patch files and commits; expectations
 regress=$(git -C "$model" log --format=%H --grep='^namei: model' -1)
 j=$("$PATCHVER" -C "$model" --verify-boot --json \

@@ -13,6 +13,14 @@ complete_line() {   # WORDS...: COMPREPLY for the last word, sorted, one line
 expect_eq "$(complete_line patchver --tri)" "--triage" "an option"
 expect_eq "$(complete_line patchver --evidence b)" "blame" "--evidence values"
 expect_eq "$(complete_line patchver --only "")" "missing present unneeded" "--only values"
+expect_eq "$(complete_line patchver --bug "")" "exit hang oops regex:" "--bug kinds"
+expect_contains " $(complete_line patchver --repro) " " --reproducer " "--reproducer completes"
+expect_contains " $(complete_line patchver --repro) " " --repro-timeout " "--repro-timeout completes"
+# every long option of --help completes
+for o in $("$PATCHVER" --help | grep -oE -- '^ +(-[a-zA-Z?], )?--[a-z][a-z-]*' | grep -o -- '--[a-z-]*'); do
+	[ "$o" = --help ] || [ "$o" = --usage ] && continue
+	expect_contains " $(complete_line patchver "$o") " " $o " "--help's $o completes"
+done
 want=$(git -C "$repo" tag -l 'v*' | sed -n 's/^v\(2\.6\.[0-9]*\)\(\.[0-9]*\)\{0,1\}$/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')
 expect_eq "$(complete_line patchver -C "$repo" --audit v2.6.33..v2.6.34 --series "")" "$want" "--series from the tags"
 expect_eq "$(complete_line patchver -C "$repo" --series 2.6.3)" "$want" "--series prefix"

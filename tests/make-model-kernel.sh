@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make-model-kernel.sh PATCHVER DEST: a model kernel git repository for the
+# make-model-kernel.sh PATCHVER DEST [crash]: a model kernel git repository for the
 # boot tests.  It is a bare clone of patchver's import of Debian's
 # linux-source (sharing its objects, so it costs nothing to make and
 # shares the cache's work and object directories: no second full kernel
@@ -13,10 +13,20 @@
 #   vfs: the fix (guest/kernel/0002)
 #   v6.3-rc2    v6.3
 #
+# With "crash", a history whose bug shows as a kernel warning on the console
+# (tests/model/), not as an errno:
+#
+#   v6.1        the import
+#   v6.2-rc1    doc change
+#   prctl: a model option (0001: prctl(0x70760001) returns 1)
+#   v6.2-rc2    doc change
+#   prctl: the model crash (0002: returns 2, WARN_ON for the argument 42)
+#   v6.2-rc3    v6.2 (doc changes)
+#
 # Commits and tags have fixed dates, so the repository is the same on
 # every machine.
 set -euo pipefail
-patchver=$1 dest=$2
+patchver=$1 dest=$2 variant=${3:-nofollow}
 guest=$(cd "$(dirname "$0")/../guest" && pwd)
 src=$("$patchver" --prepare-tree 2>/dev/null | sed -n 's/^repository: *//p')
 [ -n "$src" ] || { echo "make-model-kernel: patchver --prepare-tree failed" >&2; exit 1; }
@@ -64,6 +74,19 @@ diff --git a/init/version.c b/init/version.c
 PATCH
 
 git tag -a -m "Linux 6.1 (model base: Debian linux-source)" v6.1 "$head"
+if [ "$variant" = crash ]; then
+	model=$(cd "$(dirname "$0")/model" && pwd)
+	commit "docs: model step 1";                     tag v6.2-rc1
+	commit "prctl: a model option" "$model/0001-prctl-a-model-option.patch"
+	commit "docs: model step 2";                     tag v6.2-rc2
+	commit "prctl: the model crash" "$model/0002-prctl-the-model-crash.patch"
+	commit "docs: model step 3";                     tag v6.2-rc3
+	commit "docs: model step 4";                     tag v6.2
+	git update-ref refs/heads/master "$head"
+	git symbolic-ref HEAD refs/heads/master
+	rm -f "$GIT_INDEX_FILE"
+	exit 0
+fi
 commit "docs: model step 1";                     tag v6.2-rc1
 commit "docs: model step 2";                     tag v6.2-rc2
 commit "namei: model the 2.6.34-rc O_NOFOLLOW trailing slash regression" \

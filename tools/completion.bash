@@ -56,7 +56,19 @@ _patchver()
 		COMPREPLY=($(compgen -W "$(_patchver_series "$repo")" -- "${cur##*,}"))
 		return
 		;;
-	--match | --candidate | --expect | --bug | --test | --repeat | --boot-timeout)
+	--bug)
+		COMPREPLY=($(compgen -W "exit oops hang regex:" -- "$cur"))
+		return
+		;;
+	--reproducer | --guest-file)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
+	--config)
+		COMPREPLY=($(compgen -W "repro" -f -- "$cur"))
+		return
+		;;
+	--match | --candidate | --expect | --test | --repeat | --boot-timeout | --repro-timeout)
 		return
 		;;
 	esac
@@ -66,7 +78,8 @@ _patchver()
 			--patch-id --verify-boot --candidate --expect --bug --patch-series
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume
 			--audit --series --only --kernel-tree --accel --boot-timeout --keep
-			--prepare-tree --cache-clean"
+			--prepare-tree --cache-clean --jobs --cve-json --reproducer --guest-file
+			--repro-timeout --config --strict-config"
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return
 	fi

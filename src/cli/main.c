@@ -2,6 +2,7 @@
  * patchver: command-line parsing; the work is done by the modules.
  */
 #include <popt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ static struct {
 	char *patch_series;
 	int cve_json;
 	int jobs;
+	char *reproducer;
+	char **guest_files, **configs;
+	int repro_timeout, strict_config;
 } opt;
 
 static void free_argv(char **v)
@@ -100,12 +104,17 @@ static int run_verify(struct history *h, const char *fix)
 	o.kernel_tree = opt.kernel_tree;
 	o.series_dir = opt.patch_series;
 	o.accel = opt.accel;
-	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
+	o.timeout = opt.boot_timeout;
 	o.keep = opt.keep;
 	o.jobs = opt.jobs;
 	o.bug = opt.bug;
 	o.candidates = opt.candidates;
 	o.expects = opt.expects;
+	o.reproducer = opt.reproducer;
+	o.guest_files = opt.guest_files;
+	o.repro_timeout = opt.repro_timeout;
+	o.configs = opt.configs;
+	o.strict_config = opt.strict_config;
 	return verify_boot(h, fix, &o);
 }
 
@@ -124,9 +133,15 @@ static int run_bisect(struct history *h)
 	o.repeat = opt.repeat ? opt.repeat : 1;
 	o.resume = opt.resume;
 	o.accel = opt.accel;
-	o.timeout = opt.boot_timeout ? opt.boot_timeout : 120;
+	o.timeout = opt.boot_timeout;
 	o.keep = opt.keep;
 	o.jobs = opt.jobs;
+	o.bug = opt.bug;
+	o.reproducer = opt.reproducer;
+	o.guest_files = opt.guest_files;
+	o.repro_timeout = opt.repro_timeout;
+	o.configs = opt.configs;
+	o.strict_config = opt.strict_config;
 	return bisect_boot(h, &o);
 }
 
@@ -172,6 +187,34 @@ static int check_bisect_options(size_t nrevs)
 	return 0;
 }
 
+#define DEFAULT_REPRO_TIMEOUT 60
+#define BOOT_ALLOWANCE 10           /* seconds a guest needs at least to boot (TCG: 1-4 s) */
+
+/* The reproducer's options, and the two timeouts that must fit together. */
+static int check_lab_options(void)
+{
+	bool lab = opt.verify_boot || opt.bisect_boot;
+
+	if (!lab && (opt.reproducer || opt.guest_files || opt.repro_timeout || opt.configs ||
+		     opt.strict_config || opt.bug))
+		return error(EXIT_USAGE, "--reproducer, --guest-file, --repro-timeout, --config, "
+			     "--strict-config and --bug go with --verify-boot or --bisect-boot");
+	if (opt.repro_timeout < 0 || opt.repro_timeout > 86400)
+		return error(EXIT_USAGE, "--repro-timeout: %d is not a number of seconds (1-86400)",
+			     opt.repro_timeout);
+	if (opt.boot_timeout < 0)
+		return error(EXIT_USAGE, "--boot-timeout: %d is not a number of seconds",
+			     opt.boot_timeout);
+	if (!opt.repro_timeout)
+		opt.repro_timeout = DEFAULT_REPRO_TIMEOUT;
+	if (!opt.boot_timeout)
+		opt.boot_timeout = opt.repro_timeout + 60 > 120 ? opt.repro_timeout + 60 : 120;
+	else if (opt.boot_timeout < opt.repro_timeout + BOOT_ALLOWANCE)
+		return error(EXIT_USAGE, "--boot-timeout %d must exceed --repro-timeout (%d) plus "
+			     "%d s for the boot", opt.boot_timeout, opt.repro_timeout, BOOT_ALLOWANCE);
+	return 0;
+}
+
 /*
  * The options, one table per mode; popt prints each table's heading and
  * its options together in --help.  Short placeholders keep popt's
@@ -214,10 +257,24 @@ static struct poptOption boot_options[] = {
 	  "boot this state instead (a rev, then patches or commits)", "NAME=ITEMS" },
 	{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
 	  "what a --candidate must show: pass or CHECK:ERRNO", "NAME=RESULT" },
-	{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
-	  "how the bug shows (default nofollow_slash_symlink_dir:ELOOP)", "CHECK:ERRNO" },
 	{ "patch-series", 0, POPT_ARG_STRING, &opt.patch_series, 0,
 	  "the model's patches for a non-git tree (default guest/kernel)", "DIR" },
+	POPT_TABLEEND
+};
+
+static struct poptOption repro_options[] = {
+	{ "reproducer", 0, POPT_ARG_STRING, &opt.reproducer, 0,
+	  "C source, #!/bin/sh script or static ELF (default: seed's)", "FILE" },
+	{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
+	  "exit, oops, hang, regex:RE or CHECK:ERRNO", "KIND" },
+	{ "guest-file", 0, POPT_ARG_ARGV, &opt.guest_files, 0,
+	  "add a file to the guest (default DEST /tmp/NAME)", "SRC[:DEST]" },
+	{ "repro-timeout", 0, POPT_ARG_INT, &opt.repro_timeout, 0,
+	  "seconds before the guest kills it (default 60)", "N" },
+	{ "config", 0, POPT_ARG_ARGV, &opt.configs, 0,
+	  "CONFIG_X=V, a fragment file or a guest/configs profile", "FRAGMENT" },
+	{ "strict-config", 0, POPT_ARG_NONE, &opt.strict_config, 0,
+	  "an option that does not stick is an error", NULL },
 	POPT_TABLEEND
 };
 
@@ -253,7 +310,7 @@ static struct poptOption lab_options[] = {
 	{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
 	  "kvm or tcg (default kvm where usable)", "ACCEL" },
 	{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
-	  "seconds before a guest is killed (default 120)", "N" },
+	  "seconds before QEMU is killed (default 120)", "N" },
 	{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
 	{ "jobs", 'j', POPT_ARG_INT, &opt.jobs, 0,
 	  "make -jN (default: one per CPU; with $DISTCC_HOSTS: distcc)", "N" },
@@ -274,6 +331,8 @@ static struct poptOption options[] = {
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, triage_options, 0, "Triage:", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, boot_options, 0, "Boot (--verify-boot FIX):", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, bisect_options, 0, "Bisect (--bisect-boot):", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, repro_options, 0,
+	  "Reproducer (boot, bisect):", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, audit_options, 0, "Audit:", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, lab_options, 0,
 	  "Kernels and cache (boot, bisect):", NULL },
@@ -356,10 +415,12 @@ int main(int argc, const char **argv)
 			    "(none with --candidate)");
 		goto out_ctx;
 	}
-	if ((opt.candidates || opt.expects || opt.bug) && !opt.verify_boot) {
-		ret = error(EXIT_USAGE, "--candidate, --expect and --bug go with --verify-boot");
+	if ((opt.candidates || opt.expects) && !opt.verify_boot) {
+		ret = error(EXIT_USAGE, "--candidate and --expect go with --verify-boot");
 		goto out_ctx;
 	}
+	if ((ret = check_lab_options()))
+		goto out_ctx;
 	if (opt.expects && !opt.candidates) {
 		ret = error(EXIT_USAGE, "--expect names a --candidate; for the triage's "
 			    "candidates, --bug says how the bug shows");
@@ -367,10 +428,6 @@ int main(int argc, const char **argv)
 	}
 	if (opt.accel && strcmp(opt.accel, "kvm") && strcmp(opt.accel, "tcg")) {
 		ret = error(EXIT_USAGE, "--accel: '%s' is neither kvm nor tcg", opt.accel);
-		goto out_ctx;
-	}
-	if (opt.boot_timeout < 0) {
-		ret = error(EXIT_USAGE, "--boot-timeout: %d is not a number of seconds", opt.boot_timeout);
 		goto out_ctx;
 	}
 	if ((opt.triage || opt.patch_id) && (ropts.mode != REPORT_FULL || opt.use_stdin)) {
@@ -429,6 +486,9 @@ out_ctx:
 	free(opt.only);
 	free_argv(opt.candidates);
 	free_argv(opt.expects);
+	free(opt.reproducer);
+	free_argv(opt.guest_files);
+	free_argv(opt.configs);
 	if (fflush(stdout) != 0 && !ret)
 		ret = error(EXIT_INTERNAL, "cannot write output");
 	return ret;

@@ -11,6 +11,7 @@
 
 #include "patchver/lab/bisect.h"
 #include "patchver/lab/bisect_boot.h"
+#include "patchver/lab/digest.h"
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
@@ -98,6 +99,11 @@ static int test_result(const struct bb *b, const struct candidate *c, char **why
 	if (c->status) {
 		*why = xstrdup(c->why ? c->why : "did not build");
 		return -1;
+	}
+	if (!b->o->tests) {
+		/* judged by the lab as --bug says (c->judge is false: the bug, or not) */
+		*why = xstrdup(c->why);
+		return c->bug_seen ? 1 : 0;
 	}
 	for (size_t k = 0; k < s->nchecks; k++) {
 		if (!selected(b, s->checks[k].name))
@@ -200,6 +206,7 @@ static int test_state(struct bb *b, const char *kind, char *label, const git_oid
 		int res;
 
 		c.name = xstrfmt("bisect-%zu-%d", b->nsteps, r + 1);
+		c.expect.how = &b->lab.bug;
 		c.role = xstrdup(kind);
 		c.commit = *commit;
 		c.patches = xmalloc((np ? np : 1) * sizeof(*c.patches));
@@ -710,19 +717,15 @@ static void print_json(struct bb *b, const uint32_t *win, size_t nwin, const str
 static void open_log(struct bb *b)
 {
 	const char *parts[] = { b->lab.tree.what, b->o->good, b->o->bad, b->o->fix, b->o->tests,
-				b->o->series, b->o->commits ? "commits" : "releases" };
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0;
+				b->o->series, b->o->commits ? "commits" : "releases",
+				b->lab.bug.text, b->lab.kreq.variant };
+	EVP_MD_CTX *ctx = digest_new();
 	char hex[17], line[512], *dir = xstrfmt("%s/bisect", b->lab.cache);
 
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		EVP_DigestUpdate(ctx, parts[i] ? parts[i] : "-", strlen(parts[i] ? parts[i] : "-") + 1);
-	EVP_DigestFinal_ex(ctx, md, &len);
-	EVP_MD_CTX_free(ctx);
-	for (int i = 0; i < 8; i++)
-		sprintf(hex + 2 * i, "%02x", md[i]);
+		digest_str(ctx, parts[i]);
+	digest_file(ctx, b->lab.repro.binary);        /* the reproducer decides too */
+	digest_hex(ctx, hex, 8);
 	mkdir(dir, 0755);
 	b->log_path = xstrfmt("%s/%s.jsonl", dir, hex);
 	free(dir);
@@ -756,6 +759,12 @@ static int run(struct bb *b)
 	b->lab_opts.keep = b->o->keep;
 	b->lab_opts.jobs = b->o->jobs;
 	b->lab_opts.quiet = true;
+	b->lab_opts.reproducer = b->o->reproducer;
+	b->lab_opts.guest_files = b->o->guest_files;
+	b->lab_opts.repro_timeout = b->o->repro_timeout;
+	b->lab_opts.bug = b->o->bug;
+	b->lab_opts.configs = b->o->configs;
+	b->lab_opts.strict_config = b->o->strict_config;
 	if ((ret = lab_open(&b->lab, &b->lab_opts)))
 		return ret;
 	open_log(b);

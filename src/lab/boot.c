@@ -62,11 +62,14 @@ const char *boot_pick_accel(const char *requested)
 }
 
 int boot_run(const char *kernel, const char *initrd, const char *log,
-	     const char *accel, int timeout, struct boot_result *r)
+	     const char *accel, int timeout, int cpus, struct boot_result *r)
 {
+	char smp[16];
 	char *argv[] = { QEMU, "-kernel", (char *)kernel, "-initrd", (char *)initrd,
 			 "-append", "console=ttyS0 panic=-1", "-nographic", "-no-reboot",
-			 "-m", "256M", "-accel", (char *)accel, NULL };
+			 "-m", "256M", "-accel", (char *)accel, cpus > 1 ? "-smp" : NULL, smp, NULL };
+
+	snprintf(smp, sizeof(smp), "%d", cpus);
 	struct sbuf cmd = SBUF_INIT;
 	struct proc_result pr;
 

@@ -15,7 +15,7 @@
 /* The files every run needs: a directory without them is not a data directory. */
 static bool holds_data(const char *dir)
 {
-	static const char *const needed[] = { "nofollow-test.c", "kernel.config" };
+	static const char *const needed[] = { "init.c", "kernel.config", "reproducers/default.c" };
 
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		char *path = xstrfmt("%s/%s", dir, needed[i]);
@@ -68,7 +68,7 @@ char *datadir_guest(const char *explicit)
 		free(tries[i]);
 	}
 	if (!found)
-		error(EXIT_NO_TOOL, "patchver's guest data (nofollow-test.c, kernel.config) not found; "
+		error(EXIT_NO_TOOL, "patchver's guest data (init.c, kernel.config, reproducers/default.c) not found; "
 		      "looked in %s: reinstall patchver, or set PATCHVER_DATA_DIR", sbuf_str(&looked));
 	sbuf_free(&looked);
 	return found;

@@ -1,6 +1,7 @@
 /*
  * cpio newc + gzip.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,29 +53,62 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-int initramfs_write(const char *out, const char *init_binary)
+/* The parents of path that are not in the archive yet. */
+static int parents(gzFile gz, unsigned *ino, const char *path, char ***dirs, size_t *ndirs)
 {
-	size_t len;
-	char *init = slurp(init_binary, &len);
-	gzFile gz;
-	unsigned ino = 1;
-	int ret = -1;
+	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
+		char *dir = xstrndup(path, (size_t)(p - path));
+		bool seen = false;
 
-	if (!init)
+		for (size_t i = 0; i < *ndirs && !seen; i++)
+			seen = !strcmp((*dirs)[i], dir);
+		if (seen) {
+			free(dir);
+			continue;
+		}
+		*dirs = xrealloc(*dirs, (*ndirs + 1) * sizeof(**dirs));
+		(*dirs)[(*ndirs)++] = dir;
+		if (entry(gz, ino, dir, 040755, 0, 0, NULL, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int write_entry(gzFile gz, unsigned *ino, const struct initramfs_entry *e,
+		       char ***dirs, size_t *ndirs)
+{
+	size_t len = e->size;
+	char *data = e->src ? slurp(e->src, &len) : NULL;
+	int ret;
+
+	if (e->src && !data)
 		return -1;
-	gz = gzopen(out, "wb9");
-	if (!gz)
-		goto out;
-	if (entry(gz, &ino, "dev", 040755, 0, 0, NULL, 0) == 0 &&
-	    entry(gz, &ino, "dev/console", 020600, 5, 1, NULL, 0) == 0 &&
-	    entry(gz, &ino, "t", 040755, 0, 0, NULL, 0) == 0 &&
-	    entry(gz, &ino, "proc", 040755, 0, 0, NULL, 0) == 0 &&
-	    entry(gz, &ino, "init", 0100755, 0, 0, init, len) == 0 &&
-	    entry(gz, &ino, "TRAILER!!!", 0, 0, 0, NULL, 0) == 0)
-		ret = 0;
-	if (gzclose(gz) != Z_OK)
+	if ((e->mode & 0170000) == 040000) {
+		*dirs = xrealloc(*dirs, (*ndirs + 1) * sizeof(**dirs));
+		(*dirs)[(*ndirs)++] = xstrdup(e->path);
+	}
+	ret = parents(gz, ino, e->path, dirs, ndirs) < 0 ? -1 :
+	      entry(gz, ino, e->path, e->mode, e->rmajor, e->rminor, data ? data : e->data, len);
+	free(data);
+	return ret;
+}
+
+int initramfs_write(const char *out, const struct initramfs_entry *e, size_t n)
+{
+	gzFile gz = gzopen(out, "wb6");
+	unsigned ino = 1;
+	char **dirs = NULL;
+	size_t ndirs = 0;
+	int ret = gz ? 0 : -1;
+
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = write_entry(gz, &ino, &e[i], &dirs, &ndirs);
+	if (!ret)
+		ret = entry(gz, &ino, "TRAILER!!!", 0, 0, 0, NULL, 0);
+	if (gz && gzclose(gz) != Z_OK)
 		ret = -1;
-out:
-	free(init);
+	for (size_t i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
 	return ret;
 }

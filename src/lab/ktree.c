@@ -498,6 +498,14 @@ int ktree_apply(struct ktree *k, const git_oid *tree_id, git_diff *diff, git_oid
 	return ret;
 }
 
+void ktree_use_variant(struct ktree *k, const char *variant)
+{
+	free(k->obj);
+	k->obj = variant && *variant ? xstrfmt("%s/obj/%s-%s", k->cache, k->id, variant)
+				     : xstrfmt("%s/obj/%s", k->cache, k->id);
+	mkdirs(k->obj);
+}
+
 int ktree_checkout(struct ktree *k, const git_oid *tree)
 {
 	size_t written = 0;

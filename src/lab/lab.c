@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <openssl/evp.h>
 
 #include "patchver/base/error.h"
+#include "patchver/lab/digest.h"
 #include "patchver/lab/initramfs.h"
 #include "patchver/lab/datadir.h"
 #include "patchver/lab/lab.h"
@@ -50,50 +50,35 @@ void kpatch_free(struct kpatch *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int lab_parse_expectation(struct expectation *e, const char *text)
+int lab_parse_expectation(struct expectation *e, const char *text, const struct bug_spec *dflt,
+			  struct bug_spec **own)
 {
-	const char *colon = strchr(text, ':');
+	int ret;
 
-	memset(e, 0, sizeof(*e));
-	if (!strcmp(text, "pass"))
+	*own = NULL;
+	e->bug = strcmp(text, "pass") != 0;
+	e->how = dflt;
+	if (!strcmp(text, "pass") || !strcmp(text, "bug"))
 		return 0;
-	if (!colon || colon == text || !colon[1] || (size_t)(colon - text) >= sizeof(e->check) ||
-	    strlen(colon + 1) >= sizeof(e->err))
-		return error(EXIT_USAGE, "expectation '%s': give 'pass' or CHECK:ERRNO "
-			     "(e.g. nofollow_slash_symlink_dir:ELOOP)", text);
-	e->bug = true;
-	memcpy(e->check, text, (size_t)(colon - text));
-	strcpy(e->err, colon + 1);
+	*own = xcalloc(1, sizeof(**own));
+	if ((ret = oracle_parse(*own, text))) {
+		free(*own);
+		*own = NULL;
+		return ret;
+	}
+	e->how = *own;
 	return 0;
-}
-
-static void sha256_file(EVP_MD_CTX *ctx, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char buf[65536];
-	size_t n;
-
-	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		EVP_DigestUpdate(ctx, buf, n);
-	if (f)
-		fclose(f);
 }
 
 /* A built state's identity: its tree, the config fragment and the compiler. */
 static void state_key(const struct lab *l, struct candidate *c, const char *fragment)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0;
+	EVP_MD_CTX *ctx = digest_new();
 
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
 	EVP_DigestUpdate(ctx, c->tree.id, GIT_OID_RAWSZ);
-	sha256_file(ctx, fragment);
+	digest_file(ctx, fragment);
 	EVP_DigestUpdate(ctx, l->gcc, strlen(l->gcc));
-	EVP_DigestFinal_ex(ctx, md, &len);
-	EVP_MD_CTX_free(ctx);
-	for (unsigned i = 0; i < 32; i++)
-		sprintf(c->key + 2 * i, "%02x", md[i]);
+	digest_hex(ctx, c->key, 32);
 }
 
 static int check_tools(void)
@@ -107,25 +92,94 @@ static int check_tools(void)
 	return 0;
 }
 
-/* The static test program and the initramfs around it. */
-static int build_guest(struct lab *l)
+/* "timeout=60\nscript=1\n": what guest/init.c reads from /.patchver/conf. */
+static char *guest_conf(const struct lab *l)
 {
-	char *src = xstrfmt("%s/nofollow-test.c", l->guest), *bin = xstrfmt("%s/guest/init", l->cache);
-	char *log = xstrfmt("%s/guest/build.log", l->cache), *dir = xstrfmt("%s/guest", l->cache);
-	char *argv[] = { "cc", "-static", "-O2", "-D_GNU_SOURCE", "-o", bin, src, NULL };
-	struct proc_result pr;
+	return xstrfmt("timeout=%d\nscript=%d\n", l->o->repro_timeout > 0 ? l->o->repro_timeout : 60,
+		       l->repro.script ? 1 : 0);
+}
+
+/*
+ * The initramfs: guest/init.c as /init, the reproducer, busybox with its
+ * applets (installed by /init), the --guest-file files; those for /tmp
+ * wait in /.patchver/tmp, as /init mounts a tmpfs there.
+ */
+static int write_initramfs(struct lab *l)
+{
+	char *conf = guest_conf(l);
+	size_t n = 0, cap = 10 + l->repro.nfiles;
+	struct initramfs_entry *e = xcalloc(cap, sizeof(*e));
+	char **paths = xcalloc(l->repro.nfiles + 1, sizeof(*paths));
 	int ret = 0;
 
-	mkdir(dir, 0755);
+	e[n++] = (struct initramfs_entry){ .path = "dev", .mode = 040755 };
+	e[n++] = (struct initramfs_entry){ .path = "dev/console", .mode = 020600, .rmajor = 5,
+					   .rminor = 1 };
+	e[n++] = (struct initramfs_entry){ .path = "proc", .mode = 040755 };
+	e[n++] = (struct initramfs_entry){ .path = "sys", .mode = 040755 };
+	e[n++] = (struct initramfs_entry){ .path = "tmp", .mode = 041777 };
+	e[n++] = (struct initramfs_entry){ .path = "init", .mode = 0100755, .src = l->init.binary };
+	e[n++] = (struct initramfs_entry){ .path = ".patchver/conf", .mode = 0100644, .data = conf,
+					   .size = strlen(conf) };
+	e[n++] = (struct initramfs_entry){ .path = ".patchver/repro", .mode = 0100755,
+					   .src = l->repro.binary };
+	if (l->repro.busybox)
+		e[n++] = (struct initramfs_entry){ .path = "bin/busybox", .mode = 0100755,
+						   .src = l->repro.busybox };
+	for (size_t i = 0; i < l->repro.nfiles; i++) {
+		const char *d = l->repro.files[i].dest;
+		paths[i] = !strncmp(d, "/tmp/", 5) ? xstrfmt(".patchver/tmp/%s", d + 5) : xstrdup(d + 1);
+		e[n++] = (struct initramfs_entry){ .path = paths[i], .mode = 0100755,
+						   .src = l->repro.files[i].src };
+	}
 	l->initrd = xstrfmt("%s/guest/initramfs.cpio.gz", l->cache);
-	if (proc_run(argv, NULL, log, 120, &pr) < 0 || pr.exit_code != 0)
-		ret = error(EXIT_BUILD, "cannot build the guest test program; see %s", log);
-	else if (initramfs_write(l->initrd, bin) < 0)
-		ret = error(EXIT_BUILD, "cannot write %s", l->initrd);
-	free(src);
-	free(bin);
-	free(log);
-	free(dir);
+	if (initramfs_write(l->initrd, e, n) < 0)
+		ret = error(EXIT_NO_TOOL, "cannot write %s", l->initrd);
+	for (size_t i = 0; i < l->repro.nfiles; i++)
+		free(paths[i]);
+	free(paths);
+	free(e);
+	free(conf);
+	return ret;
+}
+
+/* A reproducer's own default --bug: FILE.bug beside FILE.c, else "exit". */
+static char *default_bug(const char *source)
+{
+	size_t len = strlen(source);
+	char *side = len > 2 && !strcmp(source + len - 2, ".c") ? xstrfmt("%.*s.bug", (int)len - 2, source)
+								 : xstrfmt("%s.bug", source);
+	FILE *f = fopen(side, "r");
+	char line[128] = "exit";
+
+	if (f && fgets(line, sizeof(line), f))
+		line[strcspn(line, "\r\n")] = '\0';
+	if (f)
+		fclose(f);
+	free(side);
+	return xstrdup(line);
+}
+
+/* The reproducer, the init, --bug and --config: all checked before anything is built. */
+static int prepare_guest(struct lab *l)
+{
+	char *dflt = l->o->reproducer ? NULL : xstrfmt("%s/reproducers/default.c", l->guest);
+	char *init = xstrfmt("%s/init.c", l->guest), *bug = NULL;
+	const char *source = l->o->reproducer ? l->o->reproducer : dflt;
+	int ret;
+
+	if ((ret = repro_prepare(&l->repro, source, l->o->guest_files, l->cache)) ||
+	    (ret = kconfig_request_init(&l->kreq, l->o->configs, l->guest)))
+		goto out;
+	bug = l->o->bug ? xstrdup(l->o->bug) : default_bug(source);
+	if ((ret = oracle_parse(&l->bug, bug)))
+		goto out;
+	if ((ret = repro_prepare(&l->init, init, NULL, l->cache)) == EXIT_USAGE)
+		ret = error(EXIT_BUILD, "cannot build the guest's init (%s)", init);
+out:
+	free(bug);
+	free(init);
+	free(dflt);
 	return ret;
 }
 
@@ -150,7 +204,7 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 {
 	char *gcc[] = { "cc", "--version", NULL };
 	char *qemu[] = { "qemu-system-x86_64", "--version", NULL };
-	char *mk[] = { "mkdir", "-p", NULL, NULL, NULL, NULL };
+	char *mk[] = { "mkdir", "-p", NULL, NULL, NULL, NULL, NULL };
 	struct proc_result pr;
 	time_t now = time(NULL);
 	char stamp[32];
@@ -162,28 +216,31 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	if (!(l->guest = datadir_guest(o->guest_dir)))
 		return EXIT_NO_TOOL;
 	l->accel = boot_pick_accel(o->accel);
-	if ((ret = check_tools()))
-		return ret;
 	l->cache = ktree_cache_dir();
 	mk[2] = l->cache;
 	mk[3] = xstrfmt("%s/boots", l->cache);
 	mk[4] = xstrfmt("%s/images", l->cache);
+	mk[5] = xstrfmt("%s/guest", l->cache);
 	proc_run(mk, NULL, NULL, 10, &pr);
 	free(mk[3]);
 	free(mk[4]);
+	free(mk[5]);
+	if ((ret = prepare_guest(l)) || (ret = check_tools()))
+		return ret;
 	if ((ret = lock_cache(l)))
 		return ret;
 	l->gcc = proc_first_line(gcc);
 	l->qemu = proc_first_line(qemu);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
 	l->stamp = xstrdup(stamp);
-	if ((ret = build_guest(l)))
+	if ((ret = write_initramfs(l)))
 		return ret;
 	lab_progress(l, "kernel tree: %s", o->kernel_tree ? o->kernel_tree : "Debian linux-source");
 	if (ktree_distcc())
 		lab_progress(l, "compiling through distcc: DISTCC_HOSTS=%s", ktree_distcc());
 	if ((ret = ktree_open(&l->tree, l->cache, o->kernel_tree)))
 		return ret;
+	ktree_use_variant(&l->tree, l->kreq.variant);
 	l->tree.jobs = o->jobs;
 	return 0;
 }
@@ -207,6 +264,10 @@ void lab_close(struct lab *l)
 	}
 	free(l->built);
 	free_compat(l);
+	repro_free(&l->repro);
+	repro_free(&l->init);
+	oracle_free(&l->bug);
+	kconfig_request_free(&l->kreq);
 	if (l->tree.repo)
 		ktree_free(&l->tree);
 	if (l->lock_fd >= 0)
@@ -253,15 +314,41 @@ static int load_compat(struct lab *l, const char *era)
 	return ret;
 }
 
+/* The era's base fragment with the --config requests after it (caller frees). */
 static char *fragment_for(const struct lab *l)
 {
-	char *own = xstrfmt("%s/compat/%s/kernel.config", l->guest, l->compat_era);
+	char *base = xstrfmt("%s/compat/%s/kernel.config", l->guest, l->compat_era);
+	char *dir = xstrfmt("%s/guest", l->cache), *merged;
 	struct stat st;
 
-	if (stat(own, &st) == 0)
-		return own;
-	free(own);
-	return xstrfmt("%s/kernel.config", l->guest);
+	if (stat(base, &st) < 0) {
+		free(base);
+		base = xstrfmt("%s/kernel.config", l->guest);
+	}
+	merged = kconfig_merge(&l->kreq, l->guest, l->compat_era, base, dir);
+	free(base);
+	free(dir);
+	return merged;
+}
+
+/*
+ * What the built state's .config says: SMP (QEMU gets -smp 2), and the
+ * requested options that did not stick.  With --strict-config those stop
+ * the run (EXIT_USAGE).
+ */
+static int check_config(const struct lab *l, struct candidate *c, const char *fragment,
+			const char *config)
+{
+	c->smp = kconfig_enabled(config, "CONFIG_SMP");
+	c->unstuck = kconfig_unstuck(fragment, config);
+	if (!c->unstuck)
+		return 0;
+	for (char **u = c->unstuck; *u; u++)
+		lab_progress(l, "%s: %s did not stick in %s (unknown in that kernel, or a "
+			     "dependency is not met)", c->name, *u, c->state);
+	if (!l->o->strict_config)
+		return 0;
+	return error(EXIT_USAGE, "--strict-config: %s did not stick in %s", c->unstuck[0], c->state);
 }
 
 /*
@@ -333,17 +420,22 @@ static void show_tail(const struct lab *l, const char *log)
 
 static int build(struct lab *l, struct candidate *c, const char *tag)
 {
-	char *fragment = fragment_for(l), *dir, *built = NULL;
+	char *fragment = fragment_for(l), *dir, *built = NULL, *config = NULL, *obj_config = NULL;
 	struct stat st;
 	int ret;
 
+	if (!fragment)
+		return c->status = error(EXIT_BUILD, "cannot write the config fragment in %s/guest",
+					 l->cache);
 	state_key(l, c, fragment);
 	dir = xstrfmt("%s/images/%.16s", l->cache, c->key);
 	c->image = xstrfmt("%s/bzImage", dir);
 	c->build_log = xstrfmt("%s/build.log", dir);
-	if (stat(c->image, &st) == 0) {
+	config = xstrfmt("%s/config", dir);
+	if (stat(c->image, &st) == 0 && stat(config, &st) == 0) {
 		c->cached = true;
 		lab_progress(l, "%s %s: %s cached", tag, c->name, c->state);
+		c->status = check_config(l, c, fragment, config);
 		goto out;
 	}
 	mkdir(dir, 0755);
@@ -353,7 +445,8 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 		ret = ktree_configure(&l->tree, fragment, c->build_log);
 	if (!ret)
 		ret = ktree_build(&l->tree, c->build_log, &c->build_seconds, &built);
-	if (!ret && copy_file(built, c->image) < 0)
+	obj_config = xstrfmt("%s/.config", l->tree.obj);
+	if (!ret && (copy_file(obj_config, config) < 0 || copy_file(built, c->image) < 0))
 		ret = EXIT_BUILD;
 	if (ret == EXIT_BUILD)
 		c->why = xstrfmt("build failed (see %s)", c->build_log);
@@ -361,8 +454,12 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 		     ret ? "FAILED" : "built", c->build_seconds);
 	if (ret == EXIT_BUILD)
 		show_tail(l, c->build_log);
+	if (!ret)
+		ret = check_config(l, c, fragment, config);
 	c->status = ret;
 out:
+	free(config);
+	free(obj_config);
 	free(built);
 	free(dir);
 	free(fragment);
@@ -410,33 +507,35 @@ static void write_record(const struct lab *l, const struct candidate *c)
 static void judge(struct candidate *c)
 {
 	const struct serial_report *s = &c->boot.serial;
-	const struct guest_check *bug;
+	const struct bug_spec *how = c->expect.how;
+	char *detail = NULL;
 
-	if (c->boot.timed_out)
-		c->why = xstrfmt("boot timed out");
-	else if (s->panic)
-		c->why = xstrfmt("kernel panic");
-	else if (!s->began)
-		c->why = xstrfmt("the test program never ran");
-	else if (!s->summary)
-		c->why = xstrfmt("the test program did not finish");
-	if (c->why) {
+	c->answer = oracle_judge(how, s, c->boot.timed_out, &detail);
+	if (c->answer == ANSWER_SKIP) {
 		c->status = EXIT_BOOT;
+		c->why = detail;
 		return;
 	}
-	bug = c->expect.bug ? serial_check(s, c->expect.check) : NULL;
-	c->bug_seen = bug && !bug->pass && !strcmp(bug->err, c->expect.err);
+	c->bug_seen = c->answer == ANSWER_BUG;
 	if (!c->judge) {
 		c->ok = true;
-		c->why = xstrfmt("%d pass, %d fail (no expectation)", s->pass, s->fail);
+		c->why = xstrfmt("%s: %s", c->bug_seen ? "the bug shows" : "no bug",
+				 detail);
 	} else if (c->expect.bug) {
 		c->ok = c->bug_seen;
-		c->why = c->ok ? xstrfmt("fails as the bug says: %s %s", c->expect.check, c->expect.err)
-			       : xstrfmt("expected %s to fail with %s", c->expect.check, c->expect.err);
+		c->why = !c->ok ? xstrfmt("expected the bug (--bug %s): %s", how->text, detail) :
+			 how->kind == BUG_CHECK ? xstrdup(detail) : xstrfmt("the bug shows: %s", detail);
+	} else if (how->kind == BUG_CHECK) {
+		/* a multi-check reproducer: fixed means every check passes */
+		c->ok = !c->bug_seen && s->fail == 0 && s->pass > 0;
+		c->why = c->ok ? xstrfmt("all %d checks pass", s->pass) :
+			 c->bug_seen ? xstrdup(detail) : xstrfmt("%d check(s) fail", s->fail);
 	} else {
-		c->ok = s->fail == 0 && s->pass > 0;
-		c->why = c->ok ? xstrfmt("all checks pass") : xstrfmt("%d check(s) fail", s->fail);
+		c->ok = !c->bug_seen;
+		c->why = c->ok ? xstrfmt("no bug: %s", detail) : xstrfmt("the bug still shows: %s",
+									 detail);
 	}
+	free(detail);
 }
 
 int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
@@ -455,7 +554,7 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	if (ret)
 		return ret;
 	ret = build(l, c, tag);
-	if (ret == EXIT_INTERRUPTED || ret == EXIT_NO_TOOL)
+	if (ret == EXIT_INTERRUPTED || ret == EXIT_NO_TOOL || ret == EXIT_USAGE)
 		return ret;
 	if (ret)
 		return 0;
@@ -466,13 +565,14 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	c->log = xstrfmt("%s/boots/%s-%zu-%s.log", l->cache, l->stamp, i + 1, c->name);
 	c->record = xstrfmt("%s/boots/%s-%zu-%s.json", l->cache, l->stamp, i + 1, c->name);
 	lab_progress(l, "%s %s: booting (%s) ...", tag, c->name, l->accel);
-	ret = boot_run(c->image, l->initrd, c->log, l->accel, l->o->timeout, &c->boot);
+	ret = boot_run(c->image, l->initrd, c->log, l->accel, l->o->timeout, c->smp ? 2 : 1,
+		       &c->boot);
 	write_record(l, c);
 	if (ret)
 		return ret;
 	judge(c);
-	lab_progress(l, "%s %s: %.1fs, %d pass, %d fail: %s", tag, c->name, c->boot.seconds,
-		     c->boot.serial.pass, c->boot.serial.fail, c->why);
+	lab_progress(l, "%s %s: %.1fs: %s%s", tag, c->name, c->boot.seconds, c->why,
+		     c->status ? "" : c->ok ? " (as expected)" : " (NOT as expected)");
 	return 0;
 }
 
@@ -490,18 +590,39 @@ void candidate_free(struct candidate *c)
 	free(c->log);
 	free(c->record);
 	free(c->why);
+	kconfig_list_free(c->unstuck);
+	if (c->own_bug)
+		oracle_free(c->own_bug);
+	free(c->own_bug);
 	boot_result_free(&c->boot);
 	memset(c, 0, sizeof(*c));
 }
 
 static const char *expect_text(const struct candidate *c, char *buf, size_t n)
 {
-	if (!c->judge)
+	const struct bug_spec *how = c->expect.how;
+
+	if (!c->judge || !how)
 		return "none";
 	if (!c->expect.bug)
-		return "all pass";
-	snprintf(buf, n, "%s fails with %s", c->expect.check, c->expect.err);
+		return how->kind == BUG_CHECK ? "all pass" : "no bug";
+	if (how->kind == BUG_CHECK)
+		snprintf(buf, n, "%s fails with %s", how->check, how->err);
+	else
+		snprintf(buf, n, "bug (%s)", how->text);
 	return buf;
+}
+
+/* The last lines the reproducer (and the kernel) printed: why a row is not as expected. */
+static void print_tail(const struct candidate *c)
+{
+	const struct serial_report *s = &c->boot.serial;
+	size_t from = s->noutput > 8 ? s->noutput - 8 : 0;
+
+	if (s->noutput)
+		printf("%-22s   last lines after the start marker (%s):\n", "", c->log);
+	for (size_t k = from; k < s->noutput; k++)
+		printf("%-22s   | %.*s\n", "", 160, s->output[k]);
 }
 
 void candidate_print_header(void)
@@ -531,16 +652,20 @@ void candidate_print(const struct candidate *c)
 	if (c->role || c->models)
 		printf("%-22s   %s%s%s\n", "", c->role ? c->role : "",
 		       c->models ? "; models " : "", c->models ? c->models : "");
+	for (char **u = c->unstuck; u && *u; u++)
+		printf("%-22s   warning: %s did not stick in this kernel's .config\n", "", *u);
 	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
 		const struct guest_check *g = &c->boot.serial.checks[k];
 		if (!g->pass)
 			printf("%-22s   FAIL %s errno=%s expect=%s\n", "", g->name, g->err, g->expect);
 	}
+	if (!c->ok && c->log)
+		print_tail(c);
 }
 
 void candidate_json(struct json *j, const struct candidate *c)
 {
-	char hex[GIT_OID_HEXSZ + 1], buf[128];
+	char hex[GIT_OID_HEXSZ + 1], buf[192];
 
 	json_obj_begin(j);
 	json_kstr(j, "name", c->name);
@@ -575,6 +700,13 @@ void candidate_json(struct json *j, const struct candidate *c)
 	json_kbool(j, "timed_out", c->boot.timed_out);
 	json_kbool(j, "panic", c->boot.serial.panic);
 	json_kstr(j, "kernel", c->boot.serial.kernel);
+	json_kbool(j, "smp", c->smp);
+	{
+		char *status = oracle_status(&c->boot.serial);
+		json_kstr(j, "reproducer", c->log ? status : NULL);
+		free(status);
+	}
+	json_kstr(j, "crash", *c->boot.serial.crash ? c->boot.serial.crash : NULL);
 	json_kstr(j, "log", c->log);
 	json_kstr(j, "record", c->record);
 	json_kstr(j, "command", c->boot.cmdline);
@@ -591,6 +723,11 @@ void candidate_json(struct json *j, const struct candidate *c)
 	}
 	json_arr_end(j);
 	json_obj_end(j);
+	json_key(j, "config_not_set");
+	json_arr_begin(j);
+	for (char **u = c->unstuck; u && *u; u++)
+		json_str(j, *u);
+	json_arr_end(j);
 	json_kbool(j, "bug_seen", c->bug_seen);
 	json_kbool(j, "as_expected", c->ok);
 	json_kstr(j, "why", c->why);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/lab/crash.h"
 #include "patchver/lab/serial.h"
 #include "patchver/base/util.h"
 
@@ -43,36 +44,40 @@ static void parse_check(struct serial_report *r, const char *p)
 	field(p, "expect=", c.expect, sizeof(c.expect));
 	r->checks = xrealloc(r->checks, (r->nchecks + 1) * sizeof(c));
 	r->checks[r->nchecks++] = c;
+	c.pass ? r->pass++ : r->fail++;
 }
 
-/*
- * "pass=N fail=M": counts the guest printed, so a garbled console cannot
- * make them overflow or go negative (sscanf's %d on a long number is
- * undefined); out of range, the summary is not trusted.
- */
-static bool count(const char **p, const char *key, int *out)
+/* "exit=N", "signal=SEGV", "timeout=N": how the reproducer ended. */
+static void parse_end(struct serial_report *r, const char *p)
 {
-	size_t len = strlen(key);
-	char *end;
+	char word[16];
 	long v;
 
-	if (strncmp(*p, key, len) || !isdigit((unsigned char)(*p)[len]))
-		return false;
-	errno = 0;
-	v = strtol(*p + len, &end, 10);
-	if (errno || v > SERIAL_MAX_COUNT)
-		return false;
-	*out = (int)v;
-	*p = end;
-	return true;
+	p += strlen("PATCHVER-REPRO-END ");
+	if (field(p, "exit=", word, sizeof(word)) && (v = strtol(word, NULL, 10)) >= 0 && v < 256) {
+		r->end = REPRO_EXIT;
+		r->exit_code = (int)v;
+	} else if (field(p, "signal=", word, sizeof(word)) && isalnum((unsigned char)*word)) {
+		r->end = REPRO_SIGNAL;
+		snprintf(r->signal, sizeof(r->signal), "SIG%.12s", word);
+	} else if (field(p, "timeout=", word, sizeof(word))) {
+		r->end = REPRO_TIMEOUT;
+		v = strtol(word, NULL, 10);
+		r->timeout = v > 0 && v < 1000000 ? (int)v : 0;
+	}
 }
 
-static void parse_summary(struct serial_report *r, const char *p)
+/* A console line after START: kept, and perhaps the first crash report. */
+static void after_start(struct serial_report *r, const char *line)
 {
-	p += strlen("PATCHVER-SUMMARY ");
-	r->summary = count(&p, "pass=", &r->pass) && *p++ == ' ' && count(&p, "fail=", &r->fail);
-	if (!r->summary)
-		r->pass = r->fail = 0;
+	if (!*r->crash && crash_line(line))
+		crash_title(line, r->crash, sizeof(r->crash));
+	if (strstr(line, "Kernel panic"))
+		r->panic_after_start = true;
+	if (r->noutput < SERIAL_MAX_LINES) {
+		r->output = xrealloc(r->output, (r->noutput + 1) * sizeof(*r->output));
+		r->output[r->noutput++] = xstrdup(line);
+	}
 }
 
 static void parse_line(struct serial_report *r, const char *line)
@@ -80,15 +85,20 @@ static void parse_line(struct serial_report *r, const char *line)
 	/* console output can be prefixed by kernel noise on the same line */
 	const char *p;
 
+	if (strstr(line, "Kernel panic"))
+		r->panic = true;
 	if ((p = strstr(line, "PATCHVER-BEGIN"))) {
 		r->began = true;
 		field(p, "kernel=", r->kernel, sizeof(r->kernel));
-	} else if ((p = strstr(line, "PATCHVER-CHECK "))) {
-		parse_check(r, p);
-	} else if ((p = strstr(line, "PATCHVER-SUMMARY "))) {
-		parse_summary(r, p);
-	} else if (strstr(line, "Kernel panic")) {
-		r->panic = true;
+	} else if (strstr(line, "PATCHVER-REPRO-START")) {
+		r->started = true;
+	} else if ((p = strstr(line, "PATCHVER-REPRO-END "))) {
+		if (r->started && r->end == REPRO_NOT_ENDED)
+			parse_end(r, p);
+	} else if (r->started && r->end == REPRO_NOT_ENDED) {
+		if ((p = strstr(line, "PATCHVER-CHECK ")))
+			parse_check(r, p);
+		after_start(r, line);
 	}
 }
 
@@ -132,6 +142,9 @@ bool serial_parse_file(const char *path, struct serial_report *r)
 
 void serial_free(struct serial_report *r)
 {
+	for (size_t i = 0; i < r->noutput; i++)
+		free(r->output[i]);
+	free(r->output);
 	free(r->checks);
 	memset(r, 0, sizeof(*r));
 }

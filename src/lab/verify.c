@@ -18,8 +18,6 @@
 #include "patchver/base/util.h"
 #include "patchver/lab/verify.h"
 
-#define DEFAULT_BUG "nofollow_slash_symlink_dir:ELOOP"
-
 struct verify {
 	struct history *h;
 	const struct verify_opts *o;
@@ -27,7 +25,6 @@ struct verify {
 	struct lab_opts lab_opts;
 	uint32_t fix;
 	char fix_hex[13];
-	struct expectation bug;
 	const char *scenario;       /* "releases", "model", "user" */
 	struct kpatch **patches;    /* owned */
 	size_t npatches;
@@ -78,6 +75,7 @@ static struct candidate *add(struct verify *v, char *name, const char *role,
 	c->role = xstrdup(role);
 	c->commit = *commit;
 	c->judge = true;
+	c->expect.how = &v->lab.bug;
 	return c;
 }
 
@@ -89,7 +87,8 @@ static void add_patch(struct candidate *c, struct kpatch *p)
 
 static void expect_bug(struct verify *v, struct candidate *c)
 {
-	c->expect = v->bug;
+	c->expect.bug = true;
+	c->expect.how = &v->lab.bug;
 }
 
 /* A release tag of the history, as a commit of the kernel tree. */
@@ -287,18 +286,18 @@ static int parse_candidate(struct verify *v, const char *spec)
 	return ret;
 }
 
-/* --expect NAME=pass|CHECK:ERRNO for a --candidate. */
+/* --expect NAME=pass|bug|<a --bug of its own> for a --candidate. */
 static int parse_expect(struct verify *v, const char *spec)
 {
 	const char *eq = strchr(spec, '=');
 
 	if (!eq)
-		return error(EXIT_USAGE, "--expect '%s': give NAME=pass or NAME=CHECK:ERRNO", spec);
+		return error(EXIT_USAGE, "--expect '%s': give NAME=pass, NAME=bug or NAME=<a --bug>", spec);
 	for (size_t i = 0; i < v->n; i++) {
 		struct candidate *c = &v->c[i];
 		if (strlen(c->name) == (size_t)(eq - spec) && !strncmp(c->name, spec, (size_t)(eq - spec))) {
 			c->judge = true;
-			return lab_parse_expectation(&c->expect, eq + 1);
+			return lab_parse_expectation(&c->expect, eq + 1, &v->lab.bug, &c->own_bug);
 		}
 	}
 	return error(EXIT_USAGE, "--expect '%s': no --candidate is called '%.*s'", spec,
@@ -374,11 +373,6 @@ static int setup(struct verify *v, const char *fix_rev)
 	struct rev rev;
 	int ret;
 
-	if ((ret = lab_parse_expectation(&v->bug, v->o->bug ? v->o->bug : DEFAULT_BUG)))
-		return ret;
-	if (!v->bug.bug)
-		return error(EXIT_USAGE, "--bug: give the check that fails and its errno, "
-			     "CHECK:ERRNO");
 	if (fix_rev) {
 		if ((ret = rev_resolve(&rev, v->h->repo, &v->h->dag, fix_rev)))
 			return ret;
@@ -392,6 +386,12 @@ static int setup(struct verify *v, const char *fix_rev)
 	v->lab_opts.keep = v->o->keep;
 	v->lab_opts.jobs = v->o->jobs;
 	v->lab_opts.quiet = v->o->json;
+	v->lab_opts.reproducer = v->o->reproducer;
+	v->lab_opts.guest_files = v->o->guest_files;
+	v->lab_opts.repro_timeout = v->o->repro_timeout;
+	v->lab_opts.bug = v->o->bug;
+	v->lab_opts.configs = v->o->configs;
+	v->lab_opts.strict_config = v->o->strict_config;
 	if ((ret = lab_open(&v->lab, &v->lab_opts)))
 		return ret;
 	if (v->o->candidates && *v->o->candidates) {

@@ -18,7 +18,7 @@ build() {   # name sources...
 build fuzz_kver "$top/src/engine/kver.c"
 build fuzz_patch "$top/src/stable/patch.c" "$top/src/stable/patchid.c" \
 	"$top/src/engine/treepath.c" "$top/src/engine/cgraph.c"
-build fuzz_serial "$top/src/lab/serial.c"
+build fuzz_serial "$top/src/lab/serial.c" "$top/src/lab/crash.c"
 status=0
 for t in kver patch serial; do
 	rm -rf "$out/corpus-$t"

@@ -63,14 +63,27 @@ static ino_t inode(const char *dir, const char *path)
 static void expectations(void)
 {
 	struct expectation e;
+	struct bug_spec dflt, *own = NULL;
 
-	CHECK(lab_parse_expectation(&e, "pass") == 0 && !e.bug);
-	CHECK(lab_parse_expectation(&e, "nofollow_slash_symlink_dir:ELOOP") == 0 && e.bug);
-	CHECK_STR(e.check, "nofollow_slash_symlink_dir");
-	CHECK_STR(e.err, "ELOOP");
-	CHECK(lab_parse_expectation(&e, "ELOOP") == EXIT_USAGE);
-	CHECK(lab_parse_expectation(&e, ":ELOOP") == EXIT_USAGE);
-	CHECK(lab_parse_expectation(&e, "check:") == EXIT_USAGE);
+	CHECK(oracle_parse(&dflt, "exit") == 0);
+	CHECK(lab_parse_expectation(&e, "pass", &dflt, &own) == 0 && !e.bug && e.how == &dflt && !own);
+	CHECK(lab_parse_expectation(&e, "bug", &dflt, &own) == 0 && e.bug && e.how == &dflt && !own);
+	CHECK(lab_parse_expectation(&e, "nofollow_slash_symlink_dir:ELOOP", &dflt, &own) == 0 &&
+	      e.bug && own && e.how == own);
+	CHECK_STR(own ? own->check : NULL, "nofollow_slash_symlink_dir");
+	CHECK_STR(own ? own->err : NULL, "ELOOP");
+	CHECK(own && own->kind == BUG_CHECK);
+	if (own)
+		oracle_free(own);
+	free(own);
+	CHECK(lab_parse_expectation(&e, "oops", &dflt, &own) == 0 && own && own->kind == BUG_OOPS);
+	if (own)
+		oracle_free(own);
+	free(own);
+	CHECK(lab_parse_expectation(&e, "ELOOP", &dflt, &own) == EXIT_USAGE && !own);
+	CHECK(lab_parse_expectation(&e, ":ELOOP", &dflt, &own) == EXIT_USAGE);
+	CHECK(lab_parse_expectation(&e, "check:", &dflt, &own) == EXIT_USAGE);
+	oracle_free(&dflt);
 }
 
 int main(void)

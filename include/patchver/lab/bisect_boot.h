@@ -16,7 +16,13 @@ struct bisect_opts {
 	const char *kernel_tree;
 	const char *good, *bad;     /* known good (old) and bad (new) revs */
 	const char *fix;            /* a rev known fixed, after bad; NULL: no fix search */
-	const char *tests;          /* checks that decide, comma-separated; NULL: all */
+	const char *tests;          /* checks that decide, comma-separated; NULL: --bug decides */
+	const char *bug;            /* --bug (oracle.h); NULL: the reproducer's default */
+	const char *reproducer;
+	char **guest_files;
+	int repro_timeout;
+	char **configs;
+	bool strict_config;
 	const char *series;         /* "X.Y": bisect that stable series' tags */
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */

@@ -65,6 +65,13 @@ int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree);
  */
 int ktree_apply(struct ktree *k, const git_oid *tree, git_diff *diff, git_oid *out);
 
+/*
+ * Build in obj/<id>-<variant>/ (variant "" or NULL: obj/<id>/): one object
+ * directory per configuration, so that alternating between two does not
+ * rebuild everything each time.
+ */
+void ktree_use_variant(struct ktree *k, const char *variant);
+
 /* Put tree into work/ (only the files that differ).  0 or EXIT_BUILD. */
 int ktree_checkout(struct ktree *k, const git_oid *tree);
 

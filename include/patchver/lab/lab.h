@@ -5,17 +5,21 @@
 #include <stddef.h>
 #include <git2.h>
 
-#include "patchver/lab/boot.h"
 #include "patchver/base/json.h"
+#include "patchver/lab/boot.h"
+#include "patchver/lab/kconfig.h"
 #include "patchver/lab/ktree.h"
+#include "patchver/lab/oracle.h"
+#include "patchver/lab/repro.h"
 
 /*
  * The lab: where candidate kernels are built and booted.  A candidate is
  * a commit of the kernel tree plus patches; the lab computes its tree in
  * memory, writes it into the cache work tree, builds it in the one object
- * directory, boots it in QEMU with the guest test and judges what the
- * guest printed against the candidate's expectation.  --verify-boot and
- * --bisect-boot both run their candidates here.
+ * directory for its configuration, boots it in QEMU with the reproducer
+ * (guest/init.c runs it between two markers) and judges what the guest
+ * printed (oracle.h) against the candidate's expectation.  --verify-boot
+ * and --bisect-boot both run their candidates here.
  */
 
 /* A change applied on top of a candidate's commit. */
@@ -25,11 +29,10 @@ struct kpatch {
 	bool compat;                /* build compatibility, not behaviour */
 };
 
-/* What the guest must show: the bug (one check fails with errno), or all pass. */
+/* What the guest must show: the bug (as `how` says it shows), or not. */
 struct expectation {
 	bool bug;
-	char check[64];
-	char err[24];
+	const struct bug_spec *how;     /* borrowed: the run's --bug, or the candidate's own */
 };
 
 struct candidate {
@@ -41,6 +44,7 @@ struct candidate {
 	size_t npatches;
 	struct expectation expect;
 	bool judge;                 /* false: record the result, expect nothing */
+	struct bug_spec *own_bug;   /* --expect NAME=CHECK:ERRNO and the like */
 
 	/* results */
 	char *state;                /* what was built: "6.1.192+model+fix" */
@@ -55,8 +59,11 @@ struct candidate {
 	char *image, *build_log;
 	struct boot_result boot;
 	char *log, *record;
+	char **unstuck;             /* requested config options that did not stick */
+	bool smp;
+	enum boot_answer answer;
 	bool ok;                    /* behaved as expected */
-	bool bug_seen;              /* the expectation's check failed with its errno */
+	bool bug_seen;              /* the bug showed, as expect.how says */
 	char *why;
 };
 
@@ -68,6 +75,12 @@ struct lab_opts {
 	bool keep;                  /* keep built images */
 	bool quiet;                 /* no progress on stderr (--json) */
 	int jobs;                   /* --jobs: make -jN (0: one per CPU) */
+	const char *reproducer;     /* NULL: guest/reproducers/default.c */
+	char **guest_files;         /* --guest-file SRC[:DEST] */
+	int repro_timeout;          /* seconds; the guest kills the reproducer after */
+	const char *bug;            /* --bug; NULL: the reproducer's .bug file, else "exit" */
+	char **configs;             /* --config */
+	bool strict_config;         /* an option that did not stick is an error */
 };
 
 struct lab {
@@ -81,6 +94,9 @@ struct lab {
 	char compat_era[16];
 	char **built;               /* images built by this run */
 	size_t nbuilt;
+	struct repro repro, init;   /* the reproducer, and guest/init.c */
+	struct bug_spec bug;        /* how the bug shows (--bug, or the default) */
+	struct kconfig_request kreq;
 };
 
 /* Tools, cache lock, guest initramfs, kernel tree.  0 or an EXIT_* code. */
@@ -100,8 +116,13 @@ void lab_progress(const struct lab *l, const char *fmt, ...)
  */
 int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n);
 
-/* Parse "CHECK:ERRNO" (the bug) or "pass".  0 or EXIT_USAGE. */
-int lab_parse_expectation(struct expectation *e, const char *text);
+/*
+ * Parse "pass" (the bug must not show), "bug" (it must, as the run's
+ * --bug says) or a --bug of its own ("CHECK:ERRNO", "oops", ...: into
+ * *own, which the caller frees with oracle_free).  0 or EXIT_USAGE.
+ */
+int lab_parse_expectation(struct expectation *e, const char *text, const struct bug_spec *dflt,
+			  struct bug_spec **own);
 
 /* A patch file as a kpatch.  0 or EXIT_INPUT. */
 int kpatch_from_file(struct kpatch *p, const char *path);

@@ -5,8 +5,12 @@
 #include <stddef.h>
 
 /*
- * What a guest printed on its serial console: the test program's
- * PATCHVER-* lines, and whether the kernel panicked or never ran /init.
+ * What a guest printed on its serial console: the markers of guest/init.c
+ * (BEGIN, the reproducer's START and END with how it ended), PATCHVER-CHECK
+ * lines of a multi-check reproducer, the console lines printed after START
+ * (the reproducer's output and the kernel's), and the first crash report
+ * among them.  Only what follows START counts for a verdict: an old
+ * kernel's warning at boot must not make every state bad.
  */
 struct guest_check {
 	char name[64];
@@ -15,17 +19,27 @@ struct guest_check {
 	char expect[24];
 };
 
-/* A summary count above this is garbage, not a count of checks. */
-#define SERIAL_MAX_COUNT 100000
+enum repro_end { REPRO_NOT_ENDED, REPRO_EXIT, REPRO_SIGNAL, REPRO_TIMEOUT };
+
+/* Console lines kept after START (for --bug regex: and the tail of a row). */
+#define SERIAL_MAX_LINES 20000
 
 struct serial_report {
 	bool began;             /* PATCHVER-BEGIN seen: /init ran */
-	bool summary;           /* PATCHVER-SUMMARY seen: the test finished */
-	bool panic;             /* "Kernel panic" */
+	bool started;           /* PATCHVER-REPRO-START: the reproducer ran */
+	bool panic;             /* "Kernel panic", anywhere */
+	bool panic_after_start;
 	char kernel[64];
+	enum repro_end end;
+	int exit_code;          /* REPRO_EXIT */
+	char signal[16];        /* REPRO_SIGNAL: "SIGSEGV" */
+	int timeout;            /* REPRO_TIMEOUT: seconds */
+	char crash[192];        /* the first crash report after START: its title, or "" */
 	struct guest_check *checks;
 	size_t nchecks;
-	int pass, fail;
+	int pass, fail;         /* of the checks */
+	char **output;          /* console lines after START, markers excluded */
+	size_t noutput;
 };
 
 /* Parse the text of a serial log (any bytes; CR and garbage tolerated). */

@@ -8,8 +8,8 @@
 
 /*
  * --verify-boot: build each candidate kernel state and boot it in QEMU
- * with the guest test, then check that the candidates with the bug fail
- * the way the bug says and the fixed ones pass.  Candidates come from the
+ * with the reproducer, then check that the bug shows in the candidates
+ * that have it (as --bug says it shows) and not in the fixed ones.  Candidates come from the
  * triage of the fix:
  *  - on a kernel git repository: the last release before the bug
  *    (control), every affected release as released and with the fix (and
@@ -27,9 +27,14 @@ struct verify_opts {
 	int timeout;
 	bool keep;
 	int jobs;                   /* --jobs N: make -jN (0: one per CPU) */
-	const char *bug;            /* "CHECK:ERRNO" the bug shows as; NULL: the default */
+	const char *bug;            /* --bug (oracle.h); NULL: the reproducer's default */
 	char **candidates;          /* NAME=ITEM[,ITEM...] */
-	char **expects;             /* NAME=pass|CHECK:ERRNO */
+	char **expects;             /* NAME=pass|bug|<a --bug> */
+	const char *reproducer;     /* NULL: guest/reproducers/default.c */
+	char **guest_files;
+	int repro_timeout;
+	char **configs;
+	bool strict_config;
 };
 
 /* fix_rev may be NULL with candidates.  0 when confirmed, else an EXIT_* code. */

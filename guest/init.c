@@ -1,0 +1,179 @@
+/*
+ * The guest's /init: prepares a small system, runs the reproducer between
+ * two markers, reports how it ended, and reboots (QEMU runs with
+ * -no-reboot, so that ends the boot).  Built static on the host; runs
+ * only inside the guest.
+ *
+ *   PATCHVER-BEGIN kernel=<release>
+ *   PATCHVER-REPRO-START
+ *   ... what the reproducer prints, and what the kernel prints meanwhile ...
+ *   PATCHVER-REPRO-END exit=<N> | signal=<SIG> | timeout=<seconds>
+ *
+ * /.patchver/conf holds "timeout=<seconds>" and "script=0|1"; the
+ * reproducer is /.patchver/repro (a static ELF, or a script that busybox's
+ * sh runs); files for /tmp wait in /.patchver/tmp until /tmp is mounted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STAGED "/.patchver/tmp"
+
+static void say(const char *what, const char *detail)
+{
+	printf("PATCHVER-NOTE %s: %s\n", what, detail);
+}
+
+static void mount_fs(const char *type, const char *dir)
+{
+	mkdir(dir, 0755);
+	if (mount(type, dir, type, 0, NULL) < 0 && errno != EBUSY)
+		say(type, strerror(errno));
+}
+
+static int conf_int(const char *key, int dflt)
+{
+	FILE *f = fopen("/.patchver/conf", "r");
+	char line[128];
+	size_t len = strlen(key);
+	int v = dflt;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == '=')
+			v = atoi(line + len + 1);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int copy_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	char dest[4096];
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	(void)ftw;
+	snprintf(dest, sizeof(dest), "/tmp%s", path + strlen(STAGED));
+	if (type == FTW_D)
+		return mkdir(dest, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	if (type != FTW_F)
+		return 0;
+	in = open(path, O_RDONLY);
+	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC, st->st_mode & 07777);
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return 0;
+}
+
+static void run_busybox_install(void)
+{
+	pid_t pid;
+
+	if (access("/bin/busybox", X_OK) < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/busybox", "busybox", "--install", "-s", "/bin", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static volatile sig_atomic_t alarmed;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarmed = 1;
+}
+
+/* Run the reproducer in its own process group; its status, or -1 on timeout. */
+static int run_repro(int timeout, int script, int *status)
+{
+	struct sigaction sa = { 0 };
+	pid_t pid, got;
+
+	pid = fork();
+	if (pid < 0)
+		return -2;
+	if (pid == 0) {
+		setsid();
+		if (chdir("/tmp") < 0)
+			_exit(125);
+		if (script)
+			execl("/bin/sh", "sh", "/.patchver/repro", (char *)NULL);
+		else
+			execl("/.patchver/repro", "repro", (char *)NULL);
+		printf("PATCHVER-NOTE exec: %s\n", strerror(errno));
+		_exit(125);
+	}
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);     /* no SA_RESTART: waitpid returns EINTR */
+	alarm((unsigned)timeout);
+	do
+		got = waitpid(pid, status, 0);
+	while (got < 0 && errno == EINTR && !alarmed);
+	alarm(0);
+	kill(-pid, SIGKILL);               /* what it left behind, or itself */
+	if (got == pid)
+		return 0;
+	/* a process stuck in the kernel may not die: do not wait for ever */
+	alarmed = 0;
+	alarm(5);
+	waitpid(pid, status, 0);
+	alarm(0);
+	return -1;
+}
+
+int main(void)
+{
+	struct utsname u;
+	int timeout, script, status = 0, r;
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	mount_fs("proc", "/proc");
+	mount_fs("sysfs", "/sys");
+	mount_fs("devtmpfs", "/dev");
+	mount_fs("tmpfs", "/tmp");
+	setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 1);
+	setenv("HOME", "/tmp", 1);
+	run_busybox_install();
+	nftw(STAGED, copy_one, 16, FTW_PHYS);
+	timeout = conf_int("timeout", 60);
+	script = conf_int("script", 0);
+	uname(&u);
+	printf("PATCHVER-BEGIN kernel=%s\n", u.release);
+	printf("PATCHVER-REPRO-START\n");
+	r = run_repro(timeout, script, &status);
+	fflush(stdout);
+	if (r == -1)
+		printf("\nPATCHVER-REPRO-END timeout=%d\n", timeout);
+	else if (r < 0)
+		printf("\nPATCHVER-REPRO-END exit=125\n");
+	else if (WIFSIGNALED(status))
+		printf("\nPATCHVER-REPRO-END signal=%s\n", sigabbrev_np(WTERMSIG(status)));
+	else
+		printf("\nPATCHVER-REPRO-END exit=%d\n", WEXITSTATUS(status));
+	sync();
+	reboot(RB_AUTOBOOT);   /* with -no-reboot, QEMU exits */
+	return 0;
+}

@@ -1,0 +1,47 @@
+#ifndef PATCHVER_REPRO_H
+#define PATCHVER_REPRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The reproducer a guest runs, and the files that go with it.  Checked
+ * and prepared on the host before any kernel is built; never run here:
+ *   - a C source (*.c): compiled `cc -static -O2`, cached by content
+ *     (source, compiler, flags) in <cache>/repro/;
+ *   - a script whose #! names sh (/bin/sh, /bin/ash, busybox sh, env sh):
+ *     run by busybox-static's sh in the guest; bash and others refused;
+ *   - a static x86-64 ELF: copied as is; one with a PT_INTERP header
+ *     (dynamically linked) refused.
+ * Everything refused is EXIT_USAGE with one line naming the file.
+ */
+struct guest_file {
+	char *src;                  /* on the host */
+	char *dest;                 /* absolute path in the guest */
+};
+
+struct repro {
+	char *source;               /* as given (or the default reproducer) */
+	char *binary;               /* what goes to /.patchver/repro */
+	bool script;
+	bool compiled;              /* from C, this run or cached */
+	bool cached;                /* the compile was cached */
+	char *busybox;              /* the host's static busybox, for the guest's /bin */
+	struct guest_file *files;
+	size_t nfiles;
+};
+
+/*
+ * Check and prepare source (a path) in cache; files: --guest-file
+ * SRC[:DEST] arguments (NULL-terminated, may be NULL).  0 or EXIT_USAGE.
+ */
+int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache);
+void repro_free(struct repro *r);
+
+/* Is this ELF file dynamically linked (a PT_INTERP header)?  -1: not ELF64/x86-64. */
+int repro_elf_dynamic(const char *path, char *why, size_t n);
+
+/* The host's busybox if it is static, else NULL after a message in why. */
+char *repro_find_busybox(char *why, size_t n);
+
+#endif

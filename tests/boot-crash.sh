@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# A bug that shows on the console, not as an errno (label "boot"): the
+# crash model history (make-model-kernel.sh ... crash) adds a prctl
+# option whose magic argument hits WARN_ON() from the "prctl: the model
+# crash" commit on.  Built with the reproducer profile (--config repro:
+# SMP, so QEMU runs two CPUs).  --bug oops sees the warning after the
+# start marker and names its crash title; --bisect-boot finds the commit
+# and its revert confirms it; a reproducer that exits 125 makes a state
+# a skip; one that sleeps past --repro-timeout is a timeout, and no QEMU
+# outlives patchver.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+model=$tmp/crash.git
+"$TESTS/make-model-kernel.sh" "$PATCHVER" "$model" crash || { fail "cannot make the crash model"; finish; exit 1; }
+culprit=$(git -C "$model" log --format=%H --grep='^prctl: the model crash' -1)
+title="WARNING: at kernel/sys.c __do_sys_prctl"
+b='.bisect_boot'
+c='.verify_boot.candidates'
+pv() { "$PATCHVER" -C "$model" --config repro --keep "$@"; }
+
+j=$(pv --bisect-boot --good v6.1 --bad v6.2 --commits --json --bug oops \
+	--reproducer "$TESTS/model/prctl-crash.c" 2>"$tmp/err")
+expect_eq "$?" 0 "bisect on the console: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "$b.regression | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.2-rc2 v6.2-rc3" "the first release with the warning"
+expect_eq "$(jq -r "$b.regression.commit" <<<"$j")" "$culprit" "the commit that brought it"
+expect_eq "$(jq -r "$b.regression | \"\(.confirmed) \(.confirm_new)/\(.confirm_boots) \(.confirm_old)/\(.confirm_boots)\"" <<<"$j")" \
+	"true 3/3 3/3" "confirmed: the culprit warns in 3 boots, the release with it reverted in none"
+expect_contains "$(jq -r "[$b.steps[] | select(.verdict == "new") | .why] | first" <<<"$j")" "$title" \
+	"a bad step names the crash title"
+
+# --verify-boot: the row shows the crash title; SMP kernel, two CPUs
+j=$(pv --verify-boot --json --bug oops --reproducer "$TESTS/model/prctl-crash.c" \
+	--candidate before=v6.2-rc2 --expect before=pass --candidate after=v6.2-rc3 --expect after=bug \
+	--candidate fixed=v6.2 --expect fixed=pass 2>"$tmp/err")
+expect_eq "$?" 12 "a \"fixed\" state that still warns: not confirmed"
+expect_eq "$(jq -r "[$c[] | .name + \"=\" + (.as_expected | tostring)] | join(\" \")" <<<"$j")" \
+	"before=true after=true fixed=false" "the warning decides each row"
+expect_eq "$(jq -r "$c[1].boot.crash" <<<"$j")" "$title" "the crash title, without line numbers, PIDs or offsets"
+expect_eq "$(jq -r "$c[2].why" <<<"$j")" "the bug still shows: $title" "the still-broken state names it"
+expect_eq "$(jq -r "$c[1].boot.smp" <<<"$j")" true "the profile's kernel is SMP"
+expect_contains "$(jq -r "$c[1].boot.command" <<<"$j")" "-smp 2" "QEMU gets two CPUs"
+pv --verify-boot --bug oops --reproducer "$TESTS/model/prctl-crash.c" \
+	--candidate fixed=v6.2 --expect fixed=pass >"$tmp/out" 2>/dev/null
+expect_contains "$(cat "$tmp/out")" "last lines after the start marker" "a row not as expected shows the last lines"
+expect_contains "$(cat "$tmp/out")" "prctl(model, 42) = 2" "... the reproducer's own output among them"
+
+# a reproducer that exits 125 where it cannot test: bisect skips that release
+j=$(pv --bisect-boot --good v6.1 --bad v6.2 --json --bug oops \
+	--reproducer "$TESTS/model/prctl-skip.c" 2>"$tmp/err")
+expect_eq "$(jq -r "[$b.steps[] | select(.label == \"v6.2-rc2\") | .verdict] | join(\" \")" <<<"$j")" \
+	skip "exit 125: the release is skipped, never good or bad"
+expect_eq "$(jq -r "$b.regression | \"\(.ambiguous) \(.first_new)\"" <<<"$j")" "true v6.2-rc3" \
+	"the skipped release leaves the answer a range"
+
+# a config option that does not stick: a warning on the row, an error with --strict-config
+j=$(pv --verify-boot --json --reproducer "$TESTS/model/prctl-crash.c" --config CONFIG_NO_SUCH_OPTION=y \
+	--candidate one=v6.2-rc2 2>"$tmp/err")
+expect_eq "$(jq -r "$c[0].config_not_set | join(\" \")" <<<"$j")" "CONFIG_NO_SUCH_OPTION=y" \
+	"an option the kernel does not know is named"
+pv --verify-boot --reproducer "$TESTS/model/prctl-crash.c" --config CONFIG_NO_SUCH_OPTION=y \
+	--strict-config --candidate one=v6.2-rc2 >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--strict-config: exit"
+expect_contains "$(cat "$tmp/err")" "--strict-config: CONFIG_NO_SUCH_OPTION=y did not stick" "--strict-config: message"
+
+# a reproducer that never ends: the guest kills it at --repro-timeout
+printf '#!/bin/sh\necho sleeping\nsleep 1000\n' > "$tmp/sleep.sh"
+j=$(pv --verify-boot --json --reproducer "$tmp/sleep.sh" --repro-timeout 3 --bug hang \
+	--candidate slow=v6.2-rc2 --expect slow=bug 2>"$tmp/err")
+expect_eq "$?" 0 "timeout: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "$c[0].boot.reproducer" <<<"$j")" "timeout (3 s)" "timeout: reported as such"
+expect_eq "$(pgrep -f "qemu-system-x86_64.*$(jq -r "$c[0].boot.command" <<<"$j" | awk '{print $3}')" | wc -l)" 0 \
+	"no QEMU outlives patchver"
+"$PATCHVER" --cache-clean >/dev/null
+finish
