@@ -35,15 +35,10 @@ steps=$(jq -r "$b.steps | length" <<<"$j")
 expect_eq "$([ "$steps" -le 16 ] && echo ok)" ok "a bisection, not a walk ($steps steps)"
 
 # a C reproducer and a shell reproducer find the same commits (images kept: boots only)
-cc -static -O2 -o "$tmp/open-nofollow" "$TESTS/model/open-nofollow.c"
 for kind in C shell; do
-	if [ "$kind" = C ]; then
-		args=(--reproducer "$TESTS/model/nofollow-model.c")
-	else
-		args=(--reproducer "$TESTS/model/nofollow-model.sh" --guest-file "$tmp/open-nofollow")
-	fi
+	model_reproducer "$kind" "$tmp"
 	j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --keep \
-		"${args[@]}" 2>"$tmp/err")
+		"${repro_args[@]}" 2>"$tmp/err")
 	expect_eq "$?" 0 "$kind reproducer: bisect exit (stderr: $(tail -3 "$tmp/err"))"
 	expect_eq "$(jq -r "$b.regression.commit + \" \" + $b.fix.commit" <<<"$j")" "$regress $fix" \
 		"$kind reproducer: the culprit and the fix"

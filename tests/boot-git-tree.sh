@@ -39,14 +39,9 @@ expect_files_same "$tmp/before" <(snapshot "$model") "the model repository after
 
 # --- the same story told by reproducers of one's own, a C source and a shell
 # script with a helper (--guest-file); the images kept above: boots only
-cc -static -O2 -o "$tmp/open-nofollow" "$TESTS/model/open-nofollow.c"
 for kind in C shell; do
-	if [ "$kind" = C ]; then
-		args=(--reproducer "$TESTS/model/nofollow-model.c")
-	else
-		args=(--reproducer "$TESTS/model/nofollow-model.sh" --guest-file "$tmp/open-nofollow")
-	fi
-	j=$("$PATCHVER" -C "$model" --verify-boot --keep --json "${args[@]}" "$fix" 2>"$tmp/err")
+	model_reproducer "$kind" "$tmp"
+	j=$("$PATCHVER" -C "$model" --verify-boot --keep --json "${repro_args[@]}" "$fix" 2>"$tmp/err")
 	expect_eq "$?" 0 "$kind reproducer: exit (stderr: $(tail -3 "$tmp/err"))"
 	expect_eq "$(jq -r "[$c[] | .name + \"=\" + (.bug_seen | tostring)] | join(\" \")" <<<"$j")" \
 		"v6.1=false v6.2-rc3=true v6.2-rc3+fix=false v6.2-rc4=true v6.2-rc4+fix=false v6.2=true v6.2+fix=false v6.3-rc1=true v6.3-rc1+fix=false v6.3-rc2=false" \

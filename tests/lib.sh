@@ -68,3 +68,14 @@ copy_source() {
 	git -C "$top" ls-files -z --cached --others --exclude-standard |
 		(cd "$top" && xargs -0 cp --parents -t "$1" 2>/dev/null)
 }
+
+# model_reproducer C|shell DIR: repro_args for the model bug's reproducer of
+# that kind (tests/model/); the shell one's helper is built static into DIR
+model_reproducer() {
+	if [ "$1" = C ]; then
+		repro_args=(--reproducer "$TESTS/model/nofollow-model.c")
+		return
+	fi
+	[ -x "$2/open-nofollow" ] || cc -static -O2 -o "$2/open-nofollow" "$TESTS/model/open-nofollow.c"
+	repro_args=(--reproducer "$TESTS/model/nofollow-model.sh" --guest-file "$2/open-nofollow")
+}

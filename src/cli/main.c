@@ -96,6 +96,13 @@ static int run_triage(struct history *h, const char **revs, size_t nrevs)
 	return triage_revs(h, &o, revs, nrevs);
 }
 
+static struct repro_opts repro_of_options(void)
+{
+	struct repro_opts r = { opt.reproducer, opt.guest_files, opt.repro_timeout, opt.bug,
+				opt.configs, opt.strict_config };
+	return r;
+}
+
 static int run_verify(struct history *h, const char *fix)
 {
 	struct verify_opts o = { 0 };
@@ -107,14 +114,9 @@ static int run_verify(struct history *h, const char *fix)
 	o.timeout = opt.boot_timeout;
 	o.keep = opt.keep;
 	o.jobs = opt.jobs;
-	o.bug = opt.bug;
 	o.candidates = opt.candidates;
 	o.expects = opt.expects;
-	o.reproducer = opt.reproducer;
-	o.guest_files = opt.guest_files;
-	o.repro_timeout = opt.repro_timeout;
-	o.configs = opt.configs;
-	o.strict_config = opt.strict_config;
+	o.repro = repro_of_options();
 	return verify_boot(h, fix, &o);
 }
 
@@ -136,12 +138,7 @@ static int run_bisect(struct history *h)
 	o.timeout = opt.boot_timeout;
 	o.keep = opt.keep;
 	o.jobs = opt.jobs;
-	o.bug = opt.bug;
-	o.reproducer = opt.reproducer;
-	o.guest_files = opt.guest_files;
-	o.repro_timeout = opt.repro_timeout;
-	o.configs = opt.configs;
-	o.strict_config = opt.strict_config;
+	o.repro = repro_of_options();
 	return bisect_boot(h, &o);
 }
 

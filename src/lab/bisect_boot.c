@@ -759,12 +759,7 @@ static int run(struct bb *b)
 	b->lab_opts.keep = b->o->keep;
 	b->lab_opts.jobs = b->o->jobs;
 	b->lab_opts.quiet = true;
-	b->lab_opts.reproducer = b->o->reproducer;
-	b->lab_opts.guest_files = b->o->guest_files;
-	b->lab_opts.repro_timeout = b->o->repro_timeout;
-	b->lab_opts.bug = b->o->bug;
-	b->lab_opts.configs = b->o->configs;
-	b->lab_opts.strict_config = b->o->strict_config;
+	b->lab_opts.repro = b->o->repro;
 	if ((ret = lab_open(&b->lab, &b->lab_opts)))
 		return ret;
 	open_log(b);

@@ -95,7 +95,7 @@ static int check_tools(void)
 /* "timeout=60\nscript=1\n": what guest/init.c reads from /.patchver/conf. */
 static char *guest_conf(const struct lab *l)
 {
-	return xstrfmt("timeout=%d\nscript=%d\n", l->o->repro_timeout > 0 ? l->o->repro_timeout : 60,
+	return xstrfmt("timeout=%d\nscript=%d\n", l->o->repro.repro_timeout > 0 ? l->o->repro.repro_timeout : 60,
 		       l->repro.script ? 1 : 0);
 }
 
@@ -163,15 +163,15 @@ static char *default_bug(const char *source)
 /* The reproducer, the init, --bug and --config: all checked before anything is built. */
 static int prepare_guest(struct lab *l)
 {
-	char *dflt = l->o->reproducer ? NULL : xstrfmt("%s/reproducers/default.c", l->guest);
+	char *dflt = l->o->repro.reproducer ? NULL : xstrfmt("%s/reproducers/default.c", l->guest);
 	char *init = xstrfmt("%s/init.c", l->guest), *bug = NULL;
-	const char *source = l->o->reproducer ? l->o->reproducer : dflt;
+	const char *source = l->o->repro.reproducer ? l->o->repro.reproducer : dflt;
 	int ret;
 
-	if ((ret = repro_prepare(&l->repro, source, l->o->guest_files, l->cache)) ||
-	    (ret = kconfig_request_init(&l->kreq, l->o->configs, l->guest)))
+	if ((ret = repro_prepare(&l->repro, source, l->o->repro.guest_files, l->cache)) ||
+	    (ret = kconfig_request_init(&l->kreq, l->o->repro.configs, l->guest)))
 		goto out;
-	bug = l->o->bug ? xstrdup(l->o->bug) : default_bug(source);
+	bug = l->o->repro.bug ? xstrdup(l->o->repro.bug) : default_bug(source);
 	if ((ret = oracle_parse(&l->bug, bug)))
 		goto out;
 	if ((ret = repro_prepare(&l->init, init, NULL, l->cache)) == EXIT_USAGE)
@@ -346,7 +346,7 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 	for (char **u = c->unstuck; *u; u++)
 		lab_progress(l, "%s: %s did not stick in %s (unknown in that kernel, or a "
 			     "dependency is not met)", c->name, *u, c->state);
-	if (!l->o->strict_config)
+	if (!l->o->repro.strict_config)
 		return 0;
 	return error(EXIT_USAGE, "--strict-config: %s did not stick in %s", c->unstuck[0], c->state);
 }

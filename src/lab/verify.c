@@ -386,12 +386,7 @@ static int setup(struct verify *v, const char *fix_rev)
 	v->lab_opts.keep = v->o->keep;
 	v->lab_opts.jobs = v->o->jobs;
 	v->lab_opts.quiet = v->o->json;
-	v->lab_opts.reproducer = v->o->reproducer;
-	v->lab_opts.guest_files = v->o->guest_files;
-	v->lab_opts.repro_timeout = v->o->repro_timeout;
-	v->lab_opts.bug = v->o->bug;
-	v->lab_opts.configs = v->o->configs;
-	v->lab_opts.strict_config = v->o->strict_config;
+	v->lab_opts.repro = v->o->repro;
 	if ((ret = lab_open(&v->lab, &v->lab_opts)))
 		return ret;
 	if (v->o->candidates && *v->o->candidates) {

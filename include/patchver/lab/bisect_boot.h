@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "patchver/engine/history.h"
+#include "patchver/lab/repro.h"
 
 /*
  * --bisect-boot: find the first bad release (and commit) by booting
@@ -17,12 +18,7 @@ struct bisect_opts {
 	const char *good, *bad;     /* known good (old) and bad (new) revs */
 	const char *fix;            /* a rev known fixed, after bad; NULL: no fix search */
 	const char *tests;          /* checks that decide, comma-separated; NULL: --bug decides */
-	const char *bug;            /* --bug (oracle.h); NULL: the reproducer's default */
-	const char *reproducer;
-	char **guest_files;
-	int repro_timeout;
-	char **configs;
-	bool strict_config;
+	struct repro_opts repro;
 	const char *series;         /* "X.Y": bisect that stable series' tags */
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */

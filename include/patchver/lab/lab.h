@@ -75,12 +75,7 @@ struct lab_opts {
 	bool keep;                  /* keep built images */
 	bool quiet;                 /* no progress on stderr (--json) */
 	int jobs;                   /* --jobs: make -jN (0: one per CPU) */
-	const char *reproducer;     /* NULL: guest/reproducers/default.c */
-	char **guest_files;         /* --guest-file SRC[:DEST] */
-	int repro_timeout;          /* seconds; the guest kills the reproducer after */
-	const char *bug;            /* --bug; NULL: the reproducer's .bug file, else "exit" */
-	char **configs;             /* --config */
-	bool strict_config;         /* an option that did not stick is an error */
+	struct repro_opts repro;
 };
 
 struct lab {

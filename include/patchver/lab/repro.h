@@ -15,6 +15,16 @@
  *     (dynamically linked) refused.
  * Everything refused is EXIT_USAGE with one line naming the file.
  */
+/* What the user says of the reproducer (--reproducer, --bug, --config, ...). */
+struct repro_opts {
+	const char *reproducer;     /* NULL: guest/reproducers/default.c */
+	char **guest_files;         /* --guest-file SRC[:DEST] */
+	int repro_timeout;          /* seconds; the guest kills the reproducer after */
+	const char *bug;            /* --bug; NULL: the reproducer's .bug file, else "exit" */
+	char **configs;             /* --config */
+	bool strict_config;         /* an option that did not stick is an error */
+};
+
 struct guest_file {
 	char *src;                  /* on the host */
 	char *dest;                 /* absolute path in the guest */

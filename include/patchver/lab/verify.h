@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "patchver/engine/history.h"
+#include "patchver/lab/repro.h"
 
 /*
  * --verify-boot: build each candidate kernel state and boot it in QEMU
@@ -27,14 +28,9 @@ struct verify_opts {
 	int timeout;
 	bool keep;
 	int jobs;                   /* --jobs N: make -jN (0: one per CPU) */
-	const char *bug;            /* --bug (oracle.h); NULL: the reproducer's default */
 	char **candidates;          /* NAME=ITEM[,ITEM...] */
 	char **expects;             /* NAME=pass|bug|<a --bug> */
-	const char *reproducer;     /* NULL: guest/reproducers/default.c */
-	char **guest_files;
-	int repro_timeout;
-	char **configs;
-	bool strict_config;
+	struct repro_opts repro;
 };
 
 /* fix_rev may be NULL with candidates.  0 when confirmed, else an EXIT_* code. */
