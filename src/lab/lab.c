@@ -343,9 +343,10 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 	c->unstuck = kconfig_unstuck(fragment, config);
 	if (!c->unstuck)
 		return 0;
-	for (char **u = c->unstuck; *u; u++)
-		lab_progress(l, "%s: %s did not stick in %s (unknown in that kernel, or a "
-			     "dependency is not met)", c->name, *u, c->state);
+	/* a warning, not progress: said with --json too */
+	for (char **u = c->unstuck; *u && !l->o->repro.strict_config; u++)
+		fprintf(stderr, "patchver: warning: %s: %s did not stick in %s (unknown in that "
+			"kernel, or a dependency is not met)\n", c->name, *u, c->state);
 	if (!l->o->repro.strict_config)
 		return 0;
 	return error(EXIT_USAGE, "--strict-config: %s did not stick in %s", c->unstuck[0], c->state);
