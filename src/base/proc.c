@@ -74,6 +74,13 @@ static void child(char *const argv[], const char *cwd, const char *log)
 int proc_run(char *const argv[], const char *cwd, const char *log, int timeout,
 	     struct proc_result *r)
 {
+	return proc_run_watched(argv, cwd, log, timeout, NULL, NULL, r);
+}
+
+int proc_run_watched(char *const argv[], const char *cwd, const char *log, int timeout,
+		     bool (*done)(void *ctx), void *ctx, struct proc_result *r)
+{
+	unsigned ticks = 0;
 	double start = now();
 	int status;
 	pid_t pid;
@@ -99,6 +106,10 @@ int proc_run(char *const argv[], const char *cwd, const char *log, int timeout,
 			break;
 		if (timeout && now() - start > timeout && !r->timed_out) {
 			r->timed_out = true;
+			kill(-pid, SIGKILL);
+		}
+		if (done && ++ticks % 25 == 0 && !r->stopped && done(ctx)) {
+			r->stopped = true;     /* the watcher has seen enough: not a timeout */
 			kill(-pid, SIGKILL);
 		}
 		usleep(20000);

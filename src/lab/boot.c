@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "patchver/lab/boot.h"
@@ -61,6 +62,48 @@ const char *boot_pick_accel(const char *requested)
 	return cpu_has_virt() ? "kvm" : "tcg";
 }
 
+/*
+ * A kernel that panicked is done, but does not always end QEMU: an early
+ * panic (2.6.3x on TCG: "IO-APIC + timer doesn't work!") can hang before
+ * panic=-1 reboots.  Stop it a few seconds after the panic line, not at
+ * --boot-timeout.
+ */
+#define PANIC_GRACE 3.0
+
+struct panic_watch {
+	const char *log;
+	long pos;
+	struct timespec seen;
+	bool panicked;
+};
+
+static bool panic_seen(void *ctx)
+{
+	struct panic_watch *w = ctx;
+	struct timespec t;
+	char buf[8192];
+	FILE *f;
+	size_t n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (w->panicked)
+		return (double)(t.tv_sec - w->seen.tv_sec) +
+		       (t.tv_nsec - w->seen.tv_nsec) / 1e9 >= PANIC_GRACE;
+	if (!(f = fopen(w->log, "rb")))
+		return false;
+	/* from a little before where the last look ended: a line may straddle it */
+	fseek(f, w->pos > 64 ? w->pos - 64 : 0, SEEK_SET);
+	while (!w->panicked && (n = fread(buf, 1, sizeof(buf) - 1, f)) > 0) {
+		buf[n] = '\0';
+		for (char *p = buf; p < buf + n && !w->panicked; p += strlen(p) + 1)
+			w->panicked = strstr(p, "Kernel panic - not syncing") != NULL;
+	}
+	w->pos = ftell(f);
+	fclose(f);
+	w->seen = t;
+	return false;
+}
+
 int boot_run(const char *kernel, const char *initrd, const char *log,
 	     const char *accel, int timeout, int cpus, struct boot_result *r)
 {
@@ -71,6 +114,7 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 
 	snprintf(smp, sizeof(smp), "%d", cpus);
 	struct sbuf cmd = SBUF_INIT;
+	struct panic_watch watch = { .log = log };
 	struct proc_result pr;
 
 	memset(r, 0, sizeof(*r));
@@ -81,7 +125,7 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 	if (!boot_have_tool(QEMU))
 		return error(EXIT_NO_TOOL, "%s not found: install qemu-system-x86", QEMU);
 	unlink(log);
-	if (proc_run(argv, NULL, log, timeout, &pr) < 0)
+	if (proc_run_watched(argv, NULL, log, timeout, panic_seen, &watch, &pr) < 0)
 		return error(EXIT_NO_TOOL, "cannot run %s: %s", QEMU, strerror(errno));
 	if (pr.interrupted)
 		return EXIT_INTERRUPTED;

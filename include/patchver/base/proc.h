@@ -12,6 +12,7 @@ struct proc_result {
 	int exit_code;          /* -1 if killed */
 	bool timed_out;
 	bool interrupted;       /* patchver itself was asked to stop */
+	bool stopped;           /* proc_run_watched: the watcher ended it */
 	double seconds;
 };
 
@@ -28,6 +29,14 @@ bool proc_interrupted(void);
  */
 int proc_run(char *const argv[], const char *cwd, const char *log, int timeout,
 	     struct proc_result *r);
+
+/*
+ * proc_run, and every half second done(ctx) is asked whether the child
+ * has finished its job though it has not exited (a guest whose kernel
+ * panicked and hangs): if so, it is killed, and r->stopped set.
+ */
+int proc_run_watched(char *const argv[], const char *cwd, const char *log, int timeout,
+		     bool (*done)(void *ctx), void *ctx, struct proc_result *r);
 
 /* First line a command prints on stdout ("gcc (Debian 12.2.0-14) 12.2.0"). */
 char *proc_first_line(char *const argv[]);
