@@ -62,24 +62,10 @@ const char *boot_pick_accel(const char *requested)
 	return cpu_has_virt() ? "kvm" : "tcg";
 }
 
-/*
- * A kernel that panicked is done, but does not always end QEMU: an early
- * panic (2.6.3x on TCG: "IO-APIC + timer doesn't work!") can hang before
- * panic=-1 reboots.  Stop it a few seconds after the panic line, not at
- * --boot-timeout.
- */
-#define PANIC_GRACE 3.0
-
-struct panic_watch {
-	const char *log;
-	long pos;
-	struct timespec seen;
-	bool panicked;
-};
-
-static bool panic_seen(void *ctx)
+/* Read on from where the last look ended; the grace runs from the first sight. */
+bool boot_panic_seen(void *ctx)
 {
-	struct panic_watch *w = ctx;
+	struct boot_panic_watch *w = ctx;
 	struct timespec t;
 	char buf[8192];
 	FILE *f;
@@ -88,7 +74,7 @@ static bool panic_seen(void *ctx)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (w->panicked)
 		return (double)(t.tv_sec - w->seen.tv_sec) +
-		       (t.tv_nsec - w->seen.tv_nsec) / 1e9 >= PANIC_GRACE;
+		       (t.tv_nsec - w->seen.tv_nsec) / 1e9 >= BOOT_PANIC_GRACE;
 	if (!(f = fopen(w->log, "rb")))
 		return false;
 	/* from a little before where the last look ended: a line may straddle it */
@@ -114,7 +100,7 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 
 	snprintf(smp, sizeof(smp), "%d", cpus);
 	struct sbuf cmd = SBUF_INIT;
-	struct panic_watch watch = { .log = log };
+	struct boot_panic_watch watch = { .log = log };
 	struct proc_result pr;
 
 	memset(r, 0, sizeof(*r));
@@ -125,7 +111,7 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 	if (!boot_have_tool(QEMU))
 		return error(EXIT_NO_TOOL, "%s not found: install qemu-system-x86", QEMU);
 	unlink(log);
-	if (proc_run_watched(argv, NULL, log, timeout, panic_seen, &watch, &pr) < 0)
+	if (proc_run_watched(argv, NULL, log, timeout, boot_panic_seen, &watch, &pr) < 0)
 		return error(EXIT_NO_TOOL, "cannot run %s: %s", QEMU, strerror(errno));
 	if (pr.interrupted)
 		return EXIT_INTERRUPTED;

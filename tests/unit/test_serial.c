@@ -1,7 +1,10 @@
 /* Unit tests: the serial-log parser, crash titles and the --bug oracle. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "patchver/base/proc.h"
+#include "patchver/lab/boot.h"
 #include "patchver/lab/crash.h"
 #include "patchver/lab/oracle.h"
 #include "patchver/lab/serial.h"
@@ -195,9 +198,39 @@ static void oracle(void)
 	oracle_free(&b);
 }
 
+/* A child that "panics" and hangs is stopped soon after, not at its timeout. */
+static void panic_watch(void)
+{
+	char log[] = "/tmp/patchver-panic.XXXXXX";
+	char *hangs[] = { "sh", "-c", "echo booting; sleep 1; echo 'Kernel panic - not syncing: "
+			  "IO-APIC + timer does not work'; sleep 60", NULL };
+	char *ends[] = { "sh", "-c", "echo 'Kernel panic - not syncing: x'; exit 0", NULL };
+	char *quiet[] = { "sh", "-c", "echo fine; sleep 2", NULL };
+	struct boot_panic_watch w = { .log = log };
+	struct proc_result r;
+	int fd = mkstemp(log);
+
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(proc_run_watched(hangs, NULL, log, 50, boot_panic_seen, &w, &r) == 0);
+	CHECK(r.stopped && !r.timed_out && r.seconds < 1 + BOOT_PANIC_GRACE + 3);
+	memset(&w, 0, sizeof(w));
+	w.log = log;
+	unlink(log);
+	CHECK(proc_run_watched(ends, NULL, log, 50, boot_panic_seen, &w, &r) == 0);
+	CHECK(!r.stopped && r.exit_code == 0);      /* it ended by itself: nothing to stop */
+	memset(&w, 0, sizeof(w));
+	w.log = log;
+	unlink(log);
+	CHECK(proc_run_watched(quiet, NULL, log, 50, boot_panic_seen, &w, &r) == 0);
+	CHECK(!r.stopped && !w.panicked && r.exit_code == 0);
+	unlink(log);
+}
+
 int main(void)
 {
 	markers();
+	panic_watch();
 	titles();
 	oracle();
 	return check_done();

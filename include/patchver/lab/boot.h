@@ -2,6 +2,7 @@
 #define PATCHVER_BOOT_H
 
 #include <stdbool.h>
+#include <time.h>
 
 #include "patchver/lab/serial.h"
 
@@ -18,6 +19,24 @@ struct boot_result {
 	char *cmdline;          /* the exact command, to rerun by hand */
 	struct serial_report serial;
 };
+
+/*
+ * A kernel that panicked is done, but does not always end QEMU: an early
+ * panic (2.6.3x on TCG: "IO-APIC + timer doesn't work!") can hang before
+ * panic=-1 reboots.  boot_panic_seen, a proc_run_watched() watcher, says
+ * to stop BOOT_PANIC_GRACE seconds after the log shows the panic line,
+ * rather than at --boot-timeout.
+ */
+#define BOOT_PANIC_GRACE 3.0
+
+struct boot_panic_watch {
+	const char *log;            /* the serial log, as it grows */
+	long pos;                   /* read so far */
+	struct timespec seen;       /* when the panic line was seen */
+	bool panicked;
+};
+
+bool boot_panic_seen(void *ctx);
 
 /* "kvm" or "tcg": requested if given, else what this machine supports. */
 const char *boot_pick_accel(const char *requested);
