@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,21 +99,40 @@ static void run_busybox_install(void)
 		waitpid(pid, NULL, 0);
 }
 
-static volatile sig_atomic_t alarmed;
-
-static void on_alarm(int sig)
+static double seconds(void)
 {
-	(void)sig;
-	alarmed = 1;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * Wait for pid until deadline, polling: tinyconfig kernels have no
+ * POSIX_TIMERS, so alarm() cannot end a wait there; nanosleep always works.
+ */
+static bool wait_until(pid_t pid, int *status, double deadline)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	for (;;) {
+		pid_t got = waitpid(pid, status, WNOHANG);
+		if (got == pid)
+			return true;
+		if (got < 0 && errno != EINTR)
+			return false;
+		if (seconds() >= deadline)
+			return false;
+		nanosleep(&tick, NULL);
+	}
 }
 
 /* Run the reproducer in its own process group; its status, or -1 on timeout. */
 static int run_repro(int timeout, int script, int *status)
 {
-	struct sigaction sa = { 0 };
-	pid_t pid, got;
+	pid_t pid = fork();
+	bool ended;
 
-	pid = fork();
 	if (pid < 0)
 		return -2;
 	if (pid == 0) {
@@ -126,21 +146,12 @@ static int run_repro(int timeout, int script, int *status)
 		printf("PATCHVER-NOTE exec: %s\n", strerror(errno));
 		_exit(125);
 	}
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);     /* no SA_RESTART: waitpid returns EINTR */
-	alarm((unsigned)timeout);
-	do
-		got = waitpid(pid, status, 0);
-	while (got < 0 && errno == EINTR && !alarmed);
-	alarm(0);
+	ended = wait_until(pid, status, seconds() + timeout);
 	kill(-pid, SIGKILL);               /* what it left behind, or itself */
-	if (got == pid)
+	if (ended)
 		return 0;
 	/* a process stuck in the kernel may not die: do not wait for ever */
-	alarmed = 0;
-	alarm(5);
-	waitpid(pid, status, 0);
-	alarm(0);
+	wait_until(pid, status, seconds() + 5);
 	return -1;
 }
 

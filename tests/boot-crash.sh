@@ -2,8 +2,9 @@
 # A bug that shows on the console, not as an errno (label "boot"): the
 # crash model history (make-model-kernel.sh ... crash) adds a prctl
 # option whose magic argument hits WARN_ON() from the "prctl: the model
-# crash" commit on.  Built with the reproducer profile (--config repro:
-# SMP, so QEMU runs two CPUs).  --bug oops sees the warning after the
+# crash" commit on (the base fragment has CONFIG_BUG and KALLSYMS; one
+# state is also built with the reproducer profile: SMP, so QEMU runs two
+# CPUs).  --bug oops sees the warning after the
 # start marker and names its crash title; --bisect-boot finds the commit
 # and its revert confirms it; a reproducer that exits 125 makes a state
 # a skip; one that sleeps past --repro-timeout is a timeout, and no QEMU
@@ -17,9 +18,10 @@ culprit=$(git -C "$model" log --format=%H --grep='^prctl: the model crash' -1)
 title="WARNING: at kernel/sys.c __x64_sys_prctl"
 b='.bisect_boot'
 c='.verify_boot.candidates'
-# every run: the profile, and an option no kernel knows (one configuration,
-# so one object directory: the warning it earns is checked below)
-pv() { "$PATCHVER" -C "$model" --config repro --config CONFIG_NO_SUCH_OPTION=y --keep "$@"; }
+pv() { "$PATCHVER" -C "$model" --keep "$@"; }
+# the reproducer profile, and an option no kernel knows (one configuration
+# for both checks, so one object directory of its own)
+profile=(--config repro --config CONFIG_NO_SUCH_OPTION=y)
 
 j=$(pv --bisect-boot --good v6.1 --bad v6.2 --commits --json --bug oops \
 	--reproducer "$TESTS/model/prctl-crash.c" 2>"$tmp/err")
@@ -40,8 +42,7 @@ expect_eq "$(jq -r "[$c[] | .name + \"=\" + (.as_expected | tostring)] | join(\"
 	"before=true after=true fixed=false" "the warning decides each row"
 expect_eq "$(jq -r "$c[1].boot.crash" <<<"$j")" "$title" "the crash title, without line numbers, PIDs or offsets"
 expect_eq "$(jq -r "$c[2].why" <<<"$j")" "the bug still shows: $title" "the still-broken state names it"
-expect_eq "$(jq -r "$c[1].boot.smp" <<<"$j")" true "the profile's kernel is SMP"
-expect_contains "$(jq -r "$c[1].boot.command" <<<"$j")" "-smp 2" "QEMU gets two CPUs"
+expect_eq "$(jq -r "$c[1].boot.smp" <<<"$j")" false "the base fragment's kernel is not SMP"
 pv --verify-boot --bug oops --reproducer "$TESTS/model/prctl-crash.c" \
 	--candidate fixed=v6.2 --expect fixed=pass >"$tmp/out" 2>/dev/null
 expect_contains "$(cat "$tmp/out")" "last lines after the start marker" "a row not as expected shows the last lines"
@@ -55,13 +56,19 @@ expect_eq "$(jq -r "[$b.steps[] | select(.label == \"v6.2-rc2\") | .verdict] | j
 expect_eq "$(jq -r "$b.regression | \"\(.ambiguous) \(.first_new)\"" <<<"$j")" "true v6.2-rc3" \
 	"the skipped release leaves the answer a range"
 
-# the option that does not stick: a warning on the row, an error with --strict-config
-j=$(pv --verify-boot --json --reproducer "$TESTS/model/prctl-crash.c" --candidate one=v6.2-rc2 2>"$tmp/err")
+# with the profile: SMP and two CPUs; the option that does not stick is a
+# warning on the row (and on stderr), an error with --strict-config
+j=$(pv --verify-boot --json --bug oops --reproducer "$TESTS/model/prctl-crash.c" "${profile[@]}" \
+	--candidate after=v6.2-rc3 --expect after=bug 2>"$tmp/err")
+expect_eq "$?" 0 "the profile: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "$c[0].boot.smp" <<<"$j")" true "the profile's kernel is SMP"
+expect_contains "$(jq -r "$c[0].boot.command" <<<"$j")" "-smp 2" "QEMU gets two CPUs"
+expect_eq "$(jq -r "$c[0].boot.crash" <<<"$j")" "$title" "the same crash title on two CPUs"
 expect_eq "$(jq -r "$c[0].config_not_set | join(\" \")" <<<"$j")" "CONFIG_NO_SUCH_OPTION=y" \
 	"an option the kernel does not know is named"
 expect_contains "$(cat "$tmp/err")" "CONFIG_NO_SUCH_OPTION=y did not stick" "... and said on stderr"
-pv --verify-boot --reproducer "$TESTS/model/prctl-crash.c" \
-	--strict-config --candidate one=v6.2-rc2 >/dev/null 2>"$tmp/err"
+pv --verify-boot --reproducer "$TESTS/model/prctl-crash.c" "${profile[@]}" \
+	--strict-config --candidate after=v6.2-rc3 >/dev/null 2>"$tmp/err"
 expect_eq "$?" 2 "--strict-config: exit"
 expect_contains "$(cat "$tmp/err")" "--strict-config: CONFIG_NO_SUCH_OPTION=y did not stick" "--strict-config: message"
 
