@@ -97,12 +97,11 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 	char *argv[] = { QEMU, "-kernel", (char *)kernel, "-initrd", (char *)initrd,
 			 "-append", "console=ttyS0 panic=-1", "-nographic", "-no-reboot",
 			 "-m", "256M", "-accel", (char *)accel, cpus > 1 ? "-smp" : NULL, smp, NULL };
-
-	snprintf(smp, sizeof(smp), "%d", cpus);
 	struct sbuf cmd = SBUF_INIT;
 	struct boot_panic_watch watch = { .log = log };
 	struct proc_result pr;
 
+	snprintf(smp, sizeof(smp), "%d", cpus);
 	memset(r, 0, sizeof(*r));
 	snprintf(r->accel, sizeof(r->accel), "%s", accel);
 	for (size_t i = 0; argv[i]; i++)

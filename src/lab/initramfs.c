@@ -53,24 +53,24 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* Note dir as written; false if it was already. */
+static bool new_dir(char ***dirs, size_t *ndirs, const char *dir, size_t len)
+{
+	for (size_t i = 0; i < *ndirs; i++)
+		if (strlen((*dirs)[i]) == len && !strncmp((*dirs)[i], dir, len))
+			return false;
+	*dirs = xrealloc(*dirs, (*ndirs + 1) * sizeof(**dirs));
+	(*dirs)[(*ndirs)++] = xstrndup(dir, len);
+	return true;
+}
+
 /* The parents of path that are not in the archive yet. */
 static int parents(gzFile gz, unsigned *ino, const char *path, char ***dirs, size_t *ndirs)
 {
-	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
-		char *dir = xstrndup(path, (size_t)(p - path));
-		bool seen = false;
-
-		for (size_t i = 0; i < *ndirs && !seen; i++)
-			seen = !strcmp((*dirs)[i], dir);
-		if (seen) {
-			free(dir);
-			continue;
-		}
-		*dirs = xrealloc(*dirs, (*ndirs + 1) * sizeof(**dirs));
-		(*dirs)[(*ndirs)++] = dir;
-		if (entry(gz, ino, dir, 040755, 0, 0, NULL, 0) < 0)
+	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/'))
+		if (new_dir(dirs, ndirs, path, (size_t)(p - path)) &&
+		    entry(gz, ino, (*dirs)[*ndirs - 1], 040755, 0, 0, NULL, 0) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -83,12 +83,10 @@ static int write_entry(gzFile gz, unsigned *ino, const struct initramfs_entry *e
 
 	if (e->src && !data)
 		return -1;
-	if ((e->mode & 0170000) == 040000) {
-		*dirs = xrealloc(*dirs, (*ndirs + 1) * sizeof(**dirs));
-		(*dirs)[(*ndirs)++] = xstrdup(e->path);
-	}
-	ret = parents(gz, ino, e->path, dirs, ndirs) < 0 ? -1 :
-	      entry(gz, ino, e->path, e->mode, e->rmajor, e->rminor, data ? data : e->data, len);
+	ret = parents(gz, ino, e->path, dirs, ndirs);
+	/* a directory written already as a parent is not written again */
+	if (!ret && ((e->mode & 0170000) != 040000 || new_dir(dirs, ndirs, e->path, strlen(e->path))))
+		ret = entry(gz, ino, e->path, e->mode, e->rmajor, e->rminor, data ? data : e->data, len);
 	free(data);
 	return ret;
 }

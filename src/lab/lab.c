@@ -168,13 +168,13 @@ static int prepare_guest(struct lab *l)
 	const char *source = l->o->repro.reproducer ? l->o->repro.reproducer : dflt;
 	int ret;
 
-	if ((ret = repro_prepare(&l->repro, source, l->o->repro.guest_files, l->cache)) ||
+	if ((ret = repro_prepare(&l->repro, source, l->o->repro.guest_files, l->cache, l->gcc)) ||
 	    (ret = kconfig_request_init(&l->kreq, l->o->repro.configs, l->guest)))
 		goto out;
 	bug = l->o->repro.bug ? xstrdup(l->o->repro.bug) : default_bug(source);
 	if ((ret = oracle_parse(&l->bug, bug)))
 		goto out;
-	if ((ret = repro_prepare(&l->init, init, NULL, l->cache)) == EXIT_USAGE)
+	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == EXIT_USAGE)
 		ret = error(EXIT_BUILD, "cannot build the guest's init (%s)", init);
 out:
 	free(bug);
@@ -225,11 +225,11 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	free(mk[3]);
 	free(mk[4]);
 	free(mk[5]);
+	l->gcc = proc_first_line(gcc);      /* the compiler: in every cache key */
 	if ((ret = prepare_guest(l)) || (ret = check_tools()))
 		return ret;
 	if ((ret = lock_cache(l)))
 		return ret;
-	l->gcc = proc_first_line(gcc);
 	l->qemu = proc_first_line(qemu);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
 	l->stamp = xstrdup(stamp);
@@ -341,15 +341,14 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 {
 	c->smp = kconfig_enabled(config, "CONFIG_SMP");
 	c->unstuck = kconfig_unstuck(fragment, config);
-	if (!c->unstuck)
-		return 0;
+	if (c->unstuck && l->o->repro.strict_config)
+		return error(EXIT_USAGE, "--strict-config: %s did not stick in %s", c->unstuck[0],
+			     c->state);
 	/* a warning, not progress: said with --json too */
-	for (char **u = c->unstuck; *u && !l->o->repro.strict_config; u++)
+	for (char **u = c->unstuck; u && *u; u++)
 		fprintf(stderr, "patchver: warning: %s: %s did not stick in %s (unknown in that "
 			"kernel, or a dependency is not met)\n", c->name, *u, c->state);
-	if (!l->o->repro.strict_config)
-		return 0;
-	return error(EXIT_USAGE, "--strict-config: %s did not stick in %s", c->unstuck[0], c->state);
+	return 0;
 }
 
 /*

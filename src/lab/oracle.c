@@ -83,7 +83,7 @@ static enum boot_answer judge_exit(const struct serial_report *s, char **why)
 
 	if (s->end == REPRO_NOT_ENDED && s->panic_after_start) {
 		a = ANSWER_BUG;
-		*why = xstrfmt("%s", *s->crash ? s->crash : "kernel panic");
+		*why = xstrdup(*s->crash ? s->crash : "kernel panic");
 	} else if (s->end == REPRO_NOT_ENDED) {
 		a = ANSWER_SKIP;
 		*why = xstrfmt("the reproducer %s", status);

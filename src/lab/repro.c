@@ -88,18 +88,15 @@ static bool sh_shebang(const char *line, char *interp, size_t n)
 }
 
 /* <cache>/repro/<sha256 of source, compiler, flags>: where its binary is kept. */
-static char *compile_dir(const char *source, const char *cache)
+static char *compile_dir(const char *source, const char *cache, const char *cc_version)
 {
-	char *cc[] = { "cc", "--version", NULL };
-	char *version = proc_first_line(cc);
 	EVP_MD_CTX *ctx = digest_new();
 	char hex[25];
 
 	digest_file(ctx, source);
 	digest_str(ctx, CFLAGS);
-	digest_str(ctx, version);
+	digest_str(ctx, cc_version);
 	digest_hex(ctx, hex, 12);
-	free(version);
 	return xstrfmt("%s/repro/%s", cache, hex);
 }
 
@@ -115,9 +112,9 @@ static void print_file(const char *path)
 }
 
 /* cc -static: the compiler's messages on stderr when it fails. */
-static int compile(struct repro *r, const char *cache)
+static int compile(struct repro *r, const char *cache, const char *cc_version)
 {
-	char *dir = compile_dir(r->source, cache), *log = xstrfmt("%s/cc.log", dir);
+	char *dir = compile_dir(r->source, cache, cc_version), *log = xstrfmt("%s/cc.log", dir);
 	char *tmp = xstrfmt("%s/repro.tmp", dir), *parent = xstrfmt("%s/repro", cache);
 	char *argv[] = { "cc", "-static", "-O2", "-D_GNU_SOURCE", "-pthread", "-o", tmp,
 			 r->source, NULL };
@@ -154,7 +151,7 @@ out:
 }
 
 /* What kind of reproducer: C, script or static ELF; refused otherwise. */
-static int classify(struct repro *r, const char *cache)
+static int classify(struct repro *r, const char *cache, const char *cc_version)
 {
 	size_t len = strlen(r->source);
 	char line[512] = "", why[256], interp[512];
@@ -166,7 +163,7 @@ static int classify(struct repro *r, const char *cache)
 	if (f)
 		fclose(f);
 	if (len > 2 && !strcmp(r->source + len - 2, ".c"))
-		return compile(r, cache);
+		return compile(r, cache, cc_version);
 	r->binary = xstrdup(r->source);
 	if (!strncmp(line, "#!", 2)) {
 		if (!sh_shebang(line, interp, sizeof(interp)))
@@ -215,7 +212,15 @@ fail:
 	return EXIT_USAGE;
 }
 
-int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache)
+int repro_compile(struct repro *r, const char *source, const char *cache, const char *cc_version)
+{
+	memset(r, 0, sizeof(*r));
+	r->source = xstrdup(source);
+	return compile(r, cache, cc_version);
+}
+
+int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache,
+		  const char *cc_version)
 {
 	struct stat st;
 	char why[256];
@@ -229,7 +234,7 @@ int repro_prepare(struct repro *r, const char *source, char *const *files, const
 	for (size_t i = 0; files && files[i]; i++)
 		if ((ret = add_file(r, files[i])))
 			return ret;
-	if ((ret = classify(r, cache)))
+	if ((ret = classify(r, cache, cc_version)))
 		return ret;
 	r->busybox = repro_find_busybox(why, sizeof(why));
 	if (!r->busybox && r->script)

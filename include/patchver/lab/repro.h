@@ -43,9 +43,15 @@ struct repro {
 
 /*
  * Check and prepare source (a path) in cache; files: --guest-file
- * SRC[:DEST] arguments (NULL-terminated, may be NULL).  0 or EXIT_USAGE.
+ * SRC[:DEST] arguments (NULL-terminated, may be NULL); cc_version: the
+ * first line of `cc --version`, part of a compiled binary's cache key.
+ * 0 or EXIT_USAGE.
  */
-int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache);
+int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache,
+		  const char *cc_version);
+
+/* Only compile the C source (guest/init.c), cached as a reproducer is.  0 or EXIT_USAGE. */
+int repro_compile(struct repro *r, const char *source, const char *cache, const char *cc_version);
 void repro_free(struct repro *r);
 
 /* Is this ELF file dynamically linked (a PT_INTERP header)?  -1: not ELF64/x86-64. */
