@@ -8,15 +8,28 @@
 #                        (computed from git rev-list of every release tag),
 #                        per rev and with --first-release --stdin
 #   --tags-containing == git tag --contains, release tags (sample of 40)
-# usage: crosscheck.sh FIXTURE all|N   (N: a deterministic sample of N commits)
+# Each with the release index in a state: cold (no index before any run),
+# warm (built by --index first) and extended (built while the newest tags
+# were missing, which then come back, so the first query extends it).
+# usage: crosscheck.sh FIXTURE all|N [cold,warm,extended]
+#   (N: a deterministic sample of N commits; the default state: warm)
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 name=$1
 want=$2
+modes=${3:-warm}
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
+mode=warm
 
+# pv: patchver with the release index in the state under test
+pv() {
+	[ "$mode" = cold ] && rm -rf "$tmp/cache"
+	XDG_CACHE_HOME=$tmp/cache "$PATCHVER" "$@" 2>>"$tmp/pv-stderr"
+}
+
+# check_repo REPO LABEL KEY: git's answers are computed once per KEY
 check_repo() {
-	local repo=$1 tag=$2
+	local repo=$1 tag=$2 G=$tmp/git-$3
 	git -C "$repo" rev-list --all > "$tmp/all"
 	if [ "$want" = all ]; then
 		cp "$tmp/all" "$tmp/revs"
@@ -27,24 +40,24 @@ check_repo() {
 	echo "$tag: $(wc -l < "$tmp/revs") of $(wc -l < "$tmp/all") commits"
 
 	# name-rev, one git process per rev (git's cutoff depends on the rev)
-	xargs -P2 -n1 sh -c 'printf "%s %s\n" "$1" "$(git -C "$0" name-rev --tags --name-only "$1")"' \
-		"$repo" < "$tmp/revs" | sort > "$tmp/git-nr"
-	"$PATCHVER" -C "$repo" --name-rev $(cat "$tmp/revs") > "$tmp/pv-nr.raw"
+	[ -s "$G-nr" ] || xargs -P2 -n1 sh -c 'printf "%s %s\n" "$1" "$(git -C "$0" name-rev --tags --name-only "$1")"' \
+		"$repo" < "$tmp/revs" | sort > "$G-nr"
+	pv -C "$repo" --name-rev $(cat "$tmp/revs") > "$tmp/pv-nr.raw"
 	expect_eq "$?" 0 "$tag: patchver --name-rev exit"
 	paste -d' ' "$tmp/revs" "$tmp/pv-nr.raw" | sort > "$tmp/pv-nr"
-	expect_files_same "$tmp/git-nr" "$tmp/pv-nr" "$tag: name-rev per rev"
+	expect_files_same "$G-nr" "$tmp/pv-nr" "$tag: name-rev per rev"
 
 	# describe --contains: describable revs in one call, the rest one by one
-	xargs -P2 -n1 sh -c 'out=$(git -C "$0" describe --contains "$1" 2>/dev/null); printf "%s %s %s\n" "$1" "$?" "$out"' \
-		"$repo" < "$tmp/revs" | sort > "$tmp/git-desc"
-	awk '$2 == 0 { print $1 }' "$tmp/git-desc" > "$tmp/ok-revs"
-	"$PATCHVER" -C "$repo" --describe $(cat "$tmp/ok-revs") > "$tmp/pv-desc.raw"
+	[ -s "$G-desc" ] || xargs -P2 -n1 sh -c 'out=$(git -C "$0" describe --contains "$1" 2>/dev/null); printf "%s %s %s\n" "$1" "$?" "$out"' \
+		"$repo" < "$tmp/revs" | sort > "$G-desc"
+	awk '$2 == 0 { print $1 }' "$G-desc" > "$tmp/ok-revs"
+	pv -C "$repo" --describe $(cat "$tmp/ok-revs") > "$tmp/pv-desc.raw"
 	expect_eq "$?" 0 "$tag: patchver --describe exit"
 	paste -d' ' "$tmp/ok-revs" "$tmp/pv-desc.raw" | awk '{ print $1, 0, $2 }' | sort > "$tmp/pv-desc"
-	awk '$2 == 0' "$tmp/git-desc" > "$tmp/git-desc-ok"
+	awk '$2 == 0' "$G-desc" > "$tmp/git-desc-ok"
 	expect_files_same "$tmp/git-desc-ok" "$tmp/pv-desc" "$tag: describe --contains per rev"
-	awk '$2 != 0 { print $1 }' "$tmp/git-desc" | head -20 | while read -r r; do
-		out=$("$PATCHVER" -C "$repo" --describe "$r" 2>"$tmp/err")
+	awk '$2 != 0 { print $1 }' "$G-desc" | head -20 | while read -r r; do
+		out=$(XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$repo" --describe "$r" 2>"$tmp/err")
 		rc=$?
 		[ "$rc" = 7 ] && [ -z "$out" ] && grep -q "cannot describe '$r'" "$tmp/err" ||
 			echo "$r rc=$rc out=$out"
@@ -54,46 +67,86 @@ check_repo() {
 	# annotate-stdin over every commit, and over text with shas inside
 	{ cat "$tmp/all"; git -C "$repo" log --all --format='* %H (%P) %s' | head -3000;
 	  printf 'no newline at end %s' "$(head -1 "$tmp/all")"; } > "$tmp/text"
-	git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/text" > "$tmp/git-ann"
-	"$PATCHVER" -C "$repo" --name-rev --stdin < "$tmp/text" > "$tmp/pv-ann"
-	expect_files_same "$tmp/git-ann" "$tmp/pv-ann" "$tag: --name-rev --stdin vs --annotate-stdin"
+	[ -s "$G-ann" ] || git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/text" > "$G-ann"
+	pv -C "$repo" --name-rev --stdin < "$tmp/text" > "$tmp/pv-ann"
+	expect_files_same "$G-ann" "$tmp/pv-ann" "$tag: --name-rev --stdin vs --annotate-stdin"
 
 	# first release: the minimum key over release tags whose history has the commit
-	release_tags "$repo" > "$tmp/releases"
-	while read -r key t; do
+	[ -s "$G-releases" ] || release_tags "$repo" > "$G-releases"
+	[ -s "$G-first-all" ] || while read -r key t; do
 		git -C "$repo" rev-list "refs/tags/$t^{commit}" | sed "s/\$/ $key $t/"
-	done < "$tmp/releases" |
+	done < "$G-releases" |
 		awk '{ if (!($1 in k) || $2 < k[$1]) { k[$1] = $2; t[$1] = $3 } }
-		     END { for (s in k) print s, t[s] }' | sort > "$tmp/first-all"
-	"$PATCHVER" -C "$repo" $(cat "$tmp/revs") |
+		     END { for (s in k) print s, t[s] }' | sort > "$G-first-all"
+	pv -C "$repo" $(cat "$tmp/revs") |
 		awk '/^[0-9a-f]+ / && !/^  / { n++ } /^  first release:/ { print $3 }' > "$tmp/pv-first.raw"
 	paste -d' ' "$tmp/revs" "$tmp/pv-first.raw" | awk '$2 != "none"' | sort > "$tmp/pv-first"
 	sort "$tmp/revs" > "$tmp/revs.sorted"
-	join "$tmp/revs.sorted" "$tmp/first-all" > "$tmp/git-first"
+	join "$tmp/revs.sorted" "$G-first-all" > "$tmp/git-first"
 	expect_files_same "$tmp/git-first" "$tmp/pv-first" "$tag: first release"
 	expect_eq "$(wc -l < "$tmp/pv-first.raw")" "$(wc -l < "$tmp/revs")" "$tag: one first release per rev"
 	# --first-release --stdin: the same answers from the one bulk walk
-	"$PATCHVER" -C "$repo" --first-release --stdin < "$tmp/revs" |
+	pv -C "$repo" --first-release --stdin < "$tmp/revs" |
 		paste -d' ' "$tmp/revs" - | awk '$2 != "none"' | sort > "$tmp/pv-first-bulk"
 	expect_files_same "$tmp/git-first" "$tmp/pv-first-bulk" "$tag: --first-release --stdin"
 
 	# every containing release tag, for a sample
-	awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do
+	[ -s "$G-tc" ] || awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do
 		git -C "$repo" tag --contains "$r" | grep -E "$RELEASE_RE" |
 			awk "$KVER_AWK"' { print kkey($1), $1 }' | sort | awk '{ print $2 }' |
 			while read -r t; do
 				git -C "$repo" rev-parse -q --verify "refs/tags/$t^{commit}" >/dev/null 2>&1 && echo "$t"
 			done | tr '\n' ' '
 		echo
-	done > "$tmp/git-tc"
+	done > "$G-tc"
 	awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do
-		"$PATCHVER" -C "$repo" --tags-containing "$r" | awk 'NR > 1 && $1 !~ /^\(/ { for (i = 2; i <= NF; i++) print $i }' |
+		pv -C "$repo" --tags-containing "$r" | awk 'NR > 1 && $1 !~ /^\(/ { for (i = 2; i <= NF; i++) print $i }' |
 			awk "$KVER_AWK"' { print kkey($1), $1 }' | sort | awk '{ printf "%s ", $2 }'
 		echo
 	done > "$tmp/pv-tc"
-	expect_files_same "$tmp/git-tc" "$tmp/pv-tc" "$tag: --tags-containing"
+	expect_files_same "$G-tc" "$tmp/pv-tc" "$tag: --tags-containing"
 }
 
-check_repo "$FIXTURES/$name.git" "$name"
-check_repo "$FIXTURES/$name-graph.git" "$name+commit-graph"
+# index_stat REPO KEY: a number from patchver --index --json
+index_stat() {
+	XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$1" --index --json |
+		sed -n "s/.*\"$2\":\([^,}]*\).*/\1/p" | tr -d '"'
+}
+
+# extended_copy SRC DEST: DEST indexed without its 3 newest tags, then given them back
+extended_copy() {
+	git clone -q --bare --shared "$1" "$2"
+	git -C "$1" for-each-ref --sort=-creatordate --count=3 --format='%(refname) %(objectname)' \
+		refs/tags > "$tmp/newest"
+	while read -r ref _; do git -C "$2" update-ref -d "$ref"; done < "$tmp/newest"
+	expect_eq "$(index_stat "$2" state)" built "$name: index of the copy without the newest tags"
+	old=$(index_stat "$2" commits)
+	while read -r ref oid; do git -C "$2" update-ref "$ref" "$oid"; done < "$tmp/newest"
+}
+
+for mode in ${modes//,/ }; do
+	: > "$tmp/pv-stderr"
+	for fx in "$name" "$name-graph"; do
+		repo=$FIXTURES/$fx.git
+		rm -rf "$tmp/cache"
+		case $mode in
+		warm) expect_eq "$(index_stat "$repo" state)" built "$fx: index built" ;;
+		extended) rm -rf "$tmp/ext-$fx.git"; extended_copy "$repo" "$tmp/ext-$fx.git"
+			  repo=$tmp/ext-$fx.git ;;
+		esac
+		check_repo "$repo" "$fx ($mode index)" "$fx"
+		if [ "$mode" != cold ]; then
+			expect_eq "$(index_stat "$repo" state)" fresh "$fx: index fresh after the checks"
+			expect_eq "$(index_stat "$repo" commits)" "$(git -C "$repo" rev-list --tags | wc -l)" \
+				"$fx: index holds every commit a tag reaches"
+		fi
+		if [ "$mode" = extended ]; then
+			new=$(index_stat "$repo" commits)
+			[ "$new" -gt "$old" ] && pass || fail "$fx: the index did not grow ($old -> $new)"
+		fi
+	done
+	# the index never speaks unless something was wrong with it
+	expect_eq "$(grep -v "^patchver: cannot describe" "$tmp/pv-stderr" | sort -u)" "" \
+		"$name ($mode index): stderr"
+done
 finish

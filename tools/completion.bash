@@ -74,7 +74,7 @@ _patchver()
 	esac
 	if [[ $cur == -* ]]; then
 		opts="-C --json --version --help --describe --name-rev --tags-containing
-			--first-release --match --stdin --triage --evidence --patch --range
+			--first-release --match --stdin --index --no-index --triage --evidence --patch --range
 			--patch-id --verify-boot --candidate --expect --bug --patch-series
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume
 			--audit --series --only --kernel-tree --accel --boot-timeout --keep

@@ -46,6 +46,7 @@ static struct {
 	char *reproducer;
 	char **guest_files, **configs;
 	int repro_timeout, strict_config;
+	int index, no_index;
 } opt;
 
 static void free_argv(char **v)
@@ -67,6 +68,22 @@ static int pick_mode(enum report_mode *mode)
 		opt.tags_containing ? REPORT_TAGS :
 		opt.first_release ? REPORT_FIRST : REPORT_FULL;
 	return 0;
+}
+
+/*
+ * One query answers without building an index (building costs more than
+ * the query); runs that read every commit anyway build it as they go.
+ */
+static enum history_index index_mode(void)
+{
+	if (opt.no_index)
+		return HISTORY_INDEX_OFF;
+	if (opt.index || opt.use_stdin)
+		return HISTORY_INDEX_BUILD;
+	if (opt.triage || opt.patch || opt.patch_id || opt.audit || opt.verify_boot ||
+	    opt.bisect_boot)
+		return HISTORY_INDEX_REFRESH;
+	return HISTORY_INDEX_USE;
 }
 
 /* --evidence message|blame|all into opt.evidence_mode */
@@ -229,6 +246,10 @@ static struct poptOption query_options[] = {
 	{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
 	  "tags that are releases (default " DEFAULT_RELEASE_GLOB ")", "GLOB" },
 	{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0, "revs from standard input", NULL },
+	{ "index", 0, POPT_ARG_NONE, &opt.index, 0,
+	  "build or refresh the release index, print its stats", NULL },
+	{ "no-index", 0, POPT_ARG_NONE, &opt.no_index, 0,
+	  "neither read nor write the release index", NULL },
 	POPT_TABLEEND
 };
 
@@ -395,8 +416,14 @@ int main(int argc, const char **argv)
 		goto out_ctx;
 	if ((ret = check_bisect_options(nrevs)) || (ret = check_audit_options(nrevs)))
 		goto out_ctx;
+	if (opt.index && (opt.no_index || nrevs || opt.use_stdin || opt.patch || opt.triage ||
+			  opt.verify_boot || opt.bisect_boot || opt.audit || opt.patch_id)) {
+		ret = error(EXIT_USAGE, "--index takes no revisions and no other mode%s",
+			    opt.no_index ? " (and not --no-index)" : "");
+		goto out_ctx;
+	}
 	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates) &&
-	    !opt.bisect_boot && !opt.audit) {
+	    !opt.bisect_boot && !opt.audit && !opt.index) {
 		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
 		goto out_ctx;
 	}
@@ -442,12 +469,15 @@ int main(int argc, const char **argv)
 	ropts.match = opt.match;
 	hopts.path = opt.dir;
 	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
+	hopts.index = index_mode();
 
 	git_libgit2_init();
 	if ((ret = history_open(&h, &hopts)) == 0) {
 		if (!h.tags.nr)
 			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
 				    opt.dir ? opt.dir : ".");
+		else if (opt.index)
+			ret = report_index(&h, opt.json);
 		else if (opt.verify_boot)
 			ret = run_verify(&h, nrevs ? revs[0] : NULL);
 		else if (opt.bisect_boot)

@@ -408,7 +408,6 @@ int report_revs(struct history *h, const struct report_opts *opts,
 /* git name-rev --annotate-stdin --name-only on one line (LF-terminated). */
 static void annotate_line(struct reporter *r, const char *line, size_t len)
 {
-	const struct namerev *nr = naming_uncut(&r->naming);
 	struct sbuf name = SBUF_INIT;
 	size_t start = 0, run = 0;
 
@@ -429,7 +428,7 @@ static void annotate_line(struct reporter *r, const char *line, size_t len)
 		sbuf_reset(&name);
 		c = dag_find(&r->h->dag, &oid);
 		if (!(c != DAG_NONE && c < r->h->tag_commits ?
-		      namerev_name(nr, c, &name) : naming_exact(&r->naming, &oid, &name)))
+		      naming_uncut_name(&r->naming, c, &name) : naming_exact(&r->naming, &oid, &name)))
 			continue;
 		fwrite(line + start, 1, i + 1 - GIT_OID_HEXSZ - start, stdout);
 		fputs(name.buf, stdout);
@@ -499,4 +498,43 @@ int report_stdin(struct history *h, const struct report_opts *opts, FILE *in)
 	ret = r.ret;
 	reporter_free(&r);
 	return ret;
+}
+
+static const char *const index_states[] = {
+	[INDEX_UNUSED] = "not used", [INDEX_FRESH] = "fresh", [INDEX_EXTENDED] = "extended",
+	[INDEX_BUILT] = "built", [INDEX_REBUILT] = "rebuilt",
+};
+
+int report_index(const struct history *h, bool json)
+{
+	const struct relindex *ix = history_index(h);
+	struct json j;
+
+	if (!ix)
+		return error(EXIT_INTERNAL, "no release index for this repository "
+			     "(a shallow clone has none)");
+	if (json) {
+		json_init(&j, stdout);
+		json_obj_begin(&j);
+		json_kint(&j, "schema_version", SCHEMA_VERSION);
+		json_kstr(&j, "path", h->ix_saved || h->ix_state == INDEX_FRESH ? h->ix_path : NULL);
+		json_kstr(&j, "state", index_states[h->ix_state]);
+		json_kint(&j, "commits", ix->ncommits);
+		json_kint(&j, "tags", ix->ntags);
+		json_kint(&j, "releases", (long long)h->tags.nreleases);
+		json_kint(&j, "bytes", (long long)ix->size);
+		json_kint(&j, "build_msec", ix->build_msec);
+		json_obj_end(&j);
+		putchar('\n');
+		return 0;
+	}
+	printf("release index: %s%s\n", h->ix_path,
+	       h->ix_saved || h->ix_state == INDEX_FRESH ? "" : " (not saved)");
+	printf("  state:     %s\n", index_states[h->ix_state]);
+	printf("  commits:   %u\n", ix->ncommits);
+	printf("  tags:      %u (%zu releases)\n", ix->ntags, h->tags.nreleases);
+	printf("  size:      %.1f %s\n", ix->size < 1000000 ? (double)ix->size / 1e3 :
+	       (double)ix->size / 1e6, ix->size < 1000000 ? "kB" : "MB");
+	printf("  computed:  %.3f s\n", (double)ix->build_msec / 1000);
+	return 0;
 }

@@ -134,10 +134,39 @@ static void open_chain(struct cgraph *g, const char *objdir)
 	fclose(chain);
 }
 
+/*
+ * The graph of objdir, else of its alternates in order, as git's
+ * prepare_commit_graph() takes the first object directory that has one.
+ */
+static void open_objdir(struct cgraph *g, const char *objdir, int depth)
+{
+	char path[2200], line[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/info/commit-graph", objdir);
+	add_file(g, path);
+	if (!g->nfiles)
+		open_chain(g, objdir);
+	snprintf(path, sizeof(path), "%s/info/alternates", objdir);
+	if (g->nfiles || depth >= 5 || !(f = fopen(path, "r")))
+		return;
+	while (!g->nfiles && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		if (*line == '/')
+			snprintf(path, sizeof(path), "%s", line);
+		else
+			snprintf(path, sizeof(path), "%s/%s", objdir, line);
+		open_objdir(g, path, depth + 1);
+	}
+	fclose(f);
+}
+
 int cgraph_open(struct cgraph *g, git_repository *repo)
 {
 	git_config *cfg = NULL;
-	char objdir[2048], path[2200];
+	char objdir[2048];
 	int enabled = 1;
 
 	memset(g, 0, sizeof(*g));
@@ -151,10 +180,7 @@ int cgraph_open(struct cgraph *g, git_repository *repo)
 	if (!enabled || git_repository_is_shallow(repo) == 1)
 		return 0;
 	snprintf(objdir, sizeof(objdir), "%sobjects", git_repository_commondir(repo));
-	snprintf(path, sizeof(path), "%s/info/commit-graph", objdir);
-	add_file(g, path);
-	if (!g->nfiles)
-		open_chain(g, objdir);
+	open_objdir(g, objdir, 0);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "patchver/engine/contain.h"
+#include "patchver/engine/indexer.h"
 #include "patchver/base/util.h"
 
 void contain_init(struct contain *c, struct history *h)
@@ -27,6 +28,18 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* From the index: each tag's ancestors are intervals of dense ids. */
+static uint32_t *indexed_tags(const struct relindex *ix, uint32_t commit, size_t *n)
+{
+	uint32_t *out = xmalloc((size_t)ix->ntags * sizeof(uint32_t) + 1);
+
+	*n = 0;
+	for (uint32_t t = 0; t < ix->ntags; t++)
+		if (relindex_tag_contains(ix, t, commit))
+			out[(*n)++] = t;
+	return out;
+}
+
 uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 {
 	struct dag *dag = &c->h->dag;
@@ -36,6 +49,8 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 	*n = 0;
 	if (commit >= c->h->tag_commits)
 		return NULL;    /* no tag reaches it */
+	if (history_index(c->h))
+		return indexed_tags(history_index(c->h), commit, n);
 	dag_build_children(dag);
 	if (c->mark_nr != dag->nr) {   /* the DAG grew since the last walk */
 		free(c->mark);
@@ -75,47 +90,17 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 	return out;
 }
 
-static void assign_first_releases(struct contain *c)
-{
-	struct dag *dag = &c->h->dag;
-	const struct tag_table *t = &c->h->tags;
-	uint32_t *stack = xmalloc((size_t)dag->nr * sizeof(uint32_t) + 1);
-
-	c->first_release = xmalloc((size_t)dag->nr * sizeof(uint32_t) + 1);
-	memset(c->first_release, 0xff, (size_t)dag->nr * sizeof(uint32_t));
-	/*
-	 * A commit an earlier release claimed has all its ancestors claimed
-	 * too (by that release or earlier), so each walk stops there and
-	 * every commit is visited once.
-	 */
-	for (size_t r = 0; r < t->nreleases; r++) {
-		uint32_t tag = t->releases[r], sp = 0;
-		uint32_t top = t->v[tag].commit;
-
-		if (c->first_release[top] != UINT32_MAX)
-			continue;
-		c->first_release[top] = tag;
-		stack[sp++] = top;
-		while (sp) {
-			unsigned np;
-			const uint32_t *par = dag_parents(dag, stack[--sp], &np);
-			for (unsigned i = 0; i < np; i++) {
-				if (c->first_release[par[i]] != UINT32_MAX)
-					continue;
-				c->first_release[par[i]] = tag;
-				stack[sp++] = par[i];
-			}
-		}
-	}
-	free(stack);
-}
-
 uint32_t contain_first_release(struct contain *c, uint32_t commit)
 {
+	const struct relindex *ix;
+
 	if (commit >= c->h->tag_commits)
 		return UINT32_MAX;
+	ix = history_index(c->h);
+	if (ix && !strcmp(ix->glob, c->h->release_glob))
+		return ix->first[commit];
 	if (!c->first_release)
-		assign_first_releases(c);
+		c->first_release = indexer_first_releases(&c->h->dag, &c->h->tags);
 	return c->first_release[commit];
 }
 

@@ -67,9 +67,60 @@ int dag_init(struct dag *dag, git_repository *repo)
 	return 0;
 }
 
+void dag_borrow(struct dag *dag, const struct dag_arrays *a)
+{
+	free(dag->slots);
+	dag->borrowed = true;
+	dag->nr = dag->alloc = a->nr;
+	dag->oids = (git_oid *)a->oids;
+	dag->dates = (int64_t *)a->dates;
+	dag->par_off = (uint32_t *)a->par_off;
+	dag->par_nr = (uint16_t *)a->par_nr;
+	dag->parents = (uint32_t *)a->parents;
+	dag->parents_nr = dag->parents_alloc = a->nparents;
+	dag->slots = (uint32_t *)a->slots;
+	dag->nslots = a->nslots;
+	dag->loaded = xmalloc((size_t)a->nr + 1);
+	memset(dag->loaded, 1, a->nr);
+}
+
+static void *copy_of(const void *p, size_t n, size_t alloc, size_t elem)
+{
+	void *q = xmalloc(alloc * elem + 1);
+	memcpy(q, p, n * elem);
+	return q;
+}
+
+/* The borrowed arrays become the DAG's own, with room to grow. */
+static void own(struct dag *dag)
+{
+	size_t n = dag->nr, alloc = n < 4096 ? 4096 : n * 2;
+
+	dag->oids = copy_of(dag->oids, n, alloc, sizeof(*dag->oids));
+	dag->dates = copy_of(dag->dates, n, alloc, sizeof(*dag->dates));
+	dag->par_off = copy_of(dag->par_off, n, alloc, sizeof(*dag->par_off));
+	dag->par_nr = copy_of(dag->par_nr, n, alloc, sizeof(*dag->par_nr));
+	dag->loaded = xrealloc(dag->loaded, alloc);
+	dag->trees = xcalloc(alloc, sizeof(*dag->trees));
+	dag->parents_alloc = dag->parents_nr * 2 + 8192;
+	dag->parents = copy_of(dag->parents, dag->parents_nr, dag->parents_alloc,
+			       sizeof(*dag->parents));
+	dag->slots = copy_of(dag->slots, dag->nslots, dag->nslots, sizeof(*dag->slots));
+	dag->alloc = (uint32_t)alloc;
+	dag->borrowed = false;
+}
+
 void dag_free(struct dag *dag)
 {
 	git_odb_free(dag->odb);
+	if (dag->borrowed) {
+		dag->oids = NULL;
+		dag->dates = NULL;
+		dag->par_off = NULL;
+		dag->par_nr = NULL;
+		dag->parents = NULL;
+		dag->slots = NULL;
+	}
 	free(dag->oids);
 	free(dag->dates);
 	free(dag->trees);
@@ -118,6 +169,8 @@ uint32_t dag_intern(struct dag *dag, const git_oid *oid)
 
 	if (i != DAG_NONE)
 		return i;
+	if (dag->borrowed)
+		own(dag);
 	if (dag->nr == dag->alloc)
 		grow(dag);
 	if ((size_t)(dag->nr + 1) * 2 > dag->nslots)
@@ -388,6 +441,25 @@ uint32_t *dag_topo_order(const struct dag *dag)
 	}
 	free(indeg);
 	return order;
+}
+
+int64_t *dag_min_desc_dates(const struct dag *dag)
+{
+	uint32_t *order = dag_topo_order(dag);
+	int64_t *min = xmalloc((size_t)dag->nr * sizeof(int64_t) + 1);
+
+	memcpy(min, dag->dates, (size_t)dag->nr * sizeof(int64_t));
+	/* children come before parents in order: push minima down */
+	for (uint32_t k = 0; k < dag->nr; k++) {
+		uint32_t c = order[k];
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, c, &np);
+		for (unsigned i = 0; i < np; i++)
+			if (min[par[i]] > min[c])
+				min[par[i]] = min[c];
+	}
+	free(order);
+	return min;
 }
 
 bool *dag_ancestors(struct dag *dag, const uint32_t *starts, size_t n)

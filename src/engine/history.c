@@ -1,6 +1,8 @@
 /*
  * Opening a repository and loading what every query needs.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +10,10 @@
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 
+#include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/history.h"
+#include "patchver/engine/indexer.h"
 #include "patchver/base/util.h"
 
 static void tune_libgit2(void)
@@ -83,9 +87,158 @@ int history_open_repo(git_repository **repo, const char *path)
 	return 0;
 }
 
+/* Peel the tags read and load the history below them. */
+static int load_objects(struct history *h, const char *glob)
+{
+	int ret = tags_peel(&h->tags, &h->dag);
+
+	if (ret)
+		return ret;
+	tags_classify(&h->tags, glob);
+	h->tag_commits = h->dag.nr;
+	return 0;
+}
+
+enum tag_change { TAGS_SAME, TAGS_GROWN, TAGS_CHANGED };
+
+/* The repository's tags against the index's: both in refname order. */
+static enum tag_change compare_tags(const struct tag_table *t, const struct relindex *ix)
+{
+	size_t i = 0;
+
+	for (uint32_t k = 0; k < ix->ntags; k++, i++) {
+		const char *name = relindex_refname(ix, k);
+
+		while (i < t->nr && strcmp(t->v[i].refname, name) < 0)
+			i++;
+		if (i == t->nr || strcmp(t->v[i].refname, name) ||
+		    memcmp(t->v[i].target.id, ix->tags[k].target, GIT_OID_RAWSZ))
+			return TAGS_CHANGED;   /* deleted or moved */
+	}
+	return t->nr == ix->ntags ? TAGS_SAME : TAGS_GROWN;
+}
+
+/* Start the DAG as the index's, copying nothing. */
+static void borrow_dag(struct history *h, const struct relindex *ix)
+{
+	struct dag_arrays a;
+
+	a.nr = ix->ncommits;
+	a.oids = ix->oids;
+	a.dates = ix->dates;
+	a.par_off = ix->par_off;
+	a.par_nr = ix->par_nr;
+	a.parents = ix->parents;
+	a.nparents = ix->nparents;
+	a.slots = ix->slots;
+	a.nslots = ix->nslots;
+	dag_borrow(&h->dag, &a);
+}
+
+/* Answer from a fresh index: the tags peeled and the DAG, as it wrote them. */
+static void attach(struct history *h, const char *glob)
+{
+	for (size_t i = 0; i < h->tags.nr; i++) {
+		h->tags.v[i].commit = h->ix.tags[i].commit;
+		h->tags.v[i].taggerdate = h->ix.tags[i].taggerdate;
+		h->tags.v[i].deref = h->ix.tags[i].deref;
+	}
+	tags_classify(&h->tags, glob);
+	borrow_dag(h, &h->ix);
+	h->tag_commits = h->ix.ncommits;
+	h->have_ix = true;
+	h->ix_state = INDEX_FRESH;
+}
+
+/* The repository's identity in the index: its common git directory. */
+static char *index_ident(git_repository *repo)
+{
+	char *real = realpath(git_repository_commondir(repo), NULL);
+	char *ident = xstrdup(real ? real : git_repository_commondir(repo));
+
+	free(real);
+	return ident;
+}
+
+static char *index_path(const char *ident)
+{
+	char *root = cachedir_root(), *path, hex[17];
+	git_oid id;
+
+	git_odb_hash(&id, ident, strlen(ident), GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, sizeof(hex), &id);
+	path = xstrfmt("%s/index/%s.idx", root, hex);
+	free(root);
+	return path;
+}
+
+/* Compute the index from the loaded DAG, keep it for the answers, save it. */
+static void build_index(struct history *h, const char *ident, const char *glob,
+			enum history_index_state state)
+{
+	char *dir = xstrdup(h->ix_path), *slash = strrchr(dir, '/');
+
+	indexer_build(&h->ix, &h->dag, &h->tags, ident, glob);
+	h->have_ix = true;
+	h->ix_state = state;
+	*slash = '\0';
+	if (cachedir_mkdirs(dir) == 0 && relindex_write(&h->ix, h->ix_path) == 0)
+		h->ix_saved = true;
+	else
+		fprintf(stderr, "patchver: warning: cannot save the release index %s: %s "
+			"(the next run computes it again)\n", h->ix_path, strerror(errno));
+	free(dir);
+}
+
+static int open_indexed(struct history *h, const struct history_opts *opts)
+{
+	const char *glob = opts->release_glob;
+	char *ident = index_ident(h->repo), why[128];
+	enum history_index_state state = INDEX_BUILT;
+	enum relindex_status st;
+	int ret;
+
+	h->ix_path = index_path(ident);
+	st = relindex_open(&h->ix, h->ix_path, ident, why, sizeof(why));
+	if (st == RELINDEX_OK) {
+		enum tag_change change = compare_tags(&h->tags, &h->ix);
+		if (change == TAGS_SAME && opts->index != HISTORY_INDEX_REFRESH) {
+			attach(h, glob);
+			ret = 0;
+			goto out;
+		}
+		if (change == TAGS_GROWN) {
+			/* walk only what is new: the DAG starts as the index's */
+			h->old_ix = h->ix;
+			memset(&h->ix, 0, sizeof(h->ix));
+			borrow_dag(h, &h->old_ix);
+			state = INDEX_EXTENDED;
+		} else {
+			if (change == TAGS_CHANGED)
+				fprintf(stderr, "patchver: release index: tags moved or deleted "
+					"since it was written; rebuilding\n");
+			relindex_close(&h->ix);
+			state = change == TAGS_SAME ? INDEX_UNUSED : INDEX_REBUILT;
+		}
+	} else if (st == RELINDEX_BAD) {
+		fprintf(stderr, "patchver: release index %s: %s; rebuilding\n", h->ix_path, why);
+		state = INDEX_REBUILT;
+	} else if (opts->index == HISTORY_INDEX_USE) {
+		state = INDEX_UNUSED;
+	}
+	if ((ret = load_objects(h, glob)))
+		goto out;
+	if (state != INDEX_UNUSED)
+		build_index(h, ident, glob, state);
+out:
+	free(ident);
+	return ret;
+}
+
 int history_open(struct history *h, const struct history_opts *opts)
 {
 	const char *path = opts->path ? opts->path : getenv("GIT_DIR") ? getenv("GIT_DIR") : ".";
+	bool shallow;
 	int ret;
 
 	memset(h, 0, sizeof(*h));
@@ -97,11 +250,18 @@ int history_open(struct history *h, const struct history_opts *opts)
 			     git_errmsg());
 	cgraph_open(&h->graph, h->repo);
 	h->dag.graph = &h->graph;
-	ret = tags_load(&h->tags, h->repo, &h->dag, opts->release_glob);
+	h->release_glob = xstrdup(opts->release_glob);
+	shallow = git_repository_is_shallow(h->repo) == 1;
+	if ((ret = tags_read(&h->tags, h->repo)))
+		return ret;
+	/* a shallow clone's history can deepen under the same tags: no index */
+	if (opts->index != HISTORY_INDEX_OFF && !shallow && h->tags.nr)
+		ret = open_indexed(h, opts);
+	else
+		ret = load_objects(h, opts->release_glob);
 	if (ret)
 		return ret;
-	h->tag_commits = h->dag.nr;
-	if (git_repository_is_shallow(h->repo) == 1)
+	if (shallow)
 		fprintf(stderr, "patchver: warning: '%s' is a shallow clone: history below "
 			"its cut is missing, so releases may be missing from the answers\n", path);
 	return 0;
@@ -113,6 +273,10 @@ void history_close(struct history *h)
 	cgraph_close(&h->graph);
 	if (h->dag.odb)
 		dag_free(&h->dag);
+	relindex_close(&h->ix);
+	relindex_close(&h->old_ix);
+	free(h->ix_path);
+	free(h->release_glob);
 	git_repository_free(h->repo);
 	memset(h, 0, sizeof(*h));
 }

@@ -167,38 +167,45 @@ void namerev_free(struct namerev *nr)
 	memset(nr, 0, sizeof(*nr));
 }
 
-/* A segment's tip_name with any trailing "^0" stripped. */
-static void render_stripped(const struct namerev *nr, uint32_t seg,
-			    struct sbuf *out)
+void namerev_render(const struct name_seg *segs, const struct tag_table *tags,
+		    uint32_t seg, int32_t generation, struct sbuf *out)
 {
-	const struct name_seg *s = &nr->segs[seg];
+	uint32_t chain[64] = { 0 }, *path = chain, n = 1, k;
 
-	if (!s->prev) {
-		sbuf_adds(out, nr->tags->v[s->tip].shortname);
-		return;
+	/* the segments from the tip's down to seg; prev < seg, so this ends */
+	for (uint32_t s = seg; segs[s].prev; s = segs[s].prev)
+		n++;
+	if (n > 64)
+		path = xmalloc(n * sizeof(*path));
+	k = n;
+	for (uint32_t s = seg; k; s = segs[s].prev)
+		path[--k] = s;
+	sbuf_adds(out, tags->v[segs[path[0]].tip].shortname);
+	for (k = 1; k < n; k++) {
+		const struct name_seg *g = &segs[path[k]];
+		if (g->generation > 0)
+			sbuf_addf(out, "~%d^%d", g->generation, g->parent_number);
+		else
+			sbuf_addf(out, "^%d", g->parent_number);
 	}
-	render_stripped(nr, s->prev, out);
-	if (s->generation > 0)
-		sbuf_addf(out, "~%d^%d", s->generation, s->parent_number);
-	else
-		sbuf_addf(out, "^%d", s->parent_number);
+	if (path != chain)
+		free(path);
+	/* a tip reached through a tag object is "tag^0" */
+	if (generation > 0)
+		sbuf_addf(out, "~%d", generation);
+	else if (!segs[seg].prev && tags->v[segs[seg].tip].deref)
+		sbuf_adds(out, "^0");
 }
 
 bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out)
 {
 	const struct rev_name *n;
-	const struct name_seg *s;
 
 	if (!nr->names || commit >= nr->nnames)
 		return false;
 	n = &nr->names[commit];
 	if (!n->seg)
 		return false;
-	s = &nr->segs[n->seg];
-	render_stripped(nr, n->seg, out);
-	if (n->generation > 0)
-		sbuf_addf(out, "~%d", n->generation);
-	else if (!s->prev && nr->tags->v[s->tip].deref)
-		sbuf_adds(out, "^0");
+	namerev_render(nr->segs, nr->tags, n->seg, n->generation, out);
 	return true;
 }

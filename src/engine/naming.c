@@ -24,6 +24,9 @@ void naming_init(struct naming *n, const struct history *h, const char *match)
 		n->tips[n->ntips++] = (uint32_t)i;
 	}
 	sbuf_free(&pat);
+	/* the index names from every tag: of use when --match keeps them all */
+	if (n->ntips == t->nr)
+		n->ix = history_index(h);
 }
 
 void naming_free(struct naming *n)
@@ -38,7 +41,7 @@ void naming_free(struct naming *n)
 	memset(n, 0, sizeof(*n));
 }
 
-const struct namerev *naming_uncut(struct naming *n)
+static const struct namerev *uncut_walk(struct naming *n)
 {
 	if (!n->have_full) {
 		namerev_walk(&n->full, &n->h->dag, &n->h->tags, n->tips, n->ntips,
@@ -48,24 +51,19 @@ const struct namerev *naming_uncut(struct naming *n)
 	return &n->full;
 }
 
-/* For every commit, the oldest date on it or any descendant. */
-static void compute_min_desc(struct naming *n)
+bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out)
 {
-	const struct dag *dag = &n->h->dag;
-	uint32_t *order = dag_topo_order(dag);
+	const struct relindex_name *name;
 
-	n->min_desc_date = xmalloc((size_t)dag->nr * sizeof(int64_t) + 1);
-	memcpy(n->min_desc_date, dag->dates, (size_t)dag->nr * sizeof(int64_t));
-	/* children come before parents in order: push minima down */
-	for (uint32_t k = 0; k < dag->nr; k++) {
-		uint32_t c = order[k];
-		unsigned np;
-		const uint32_t *par = dag_parents(dag, c, &np);
-		for (unsigned i = 0; i < np; i++)
-			if (n->min_desc_date[par[i]] > n->min_desc_date[c])
-				n->min_desc_date[par[i]] = n->min_desc_date[c];
-	}
-	free(order);
+	if (commit >= n->h->tag_commits)
+		return false;
+	if (!n->ix)
+		return namerev_name(uncut_walk(n), commit, out);
+	name = &n->ix->names[commit];
+	if (!name->seg)
+		return false;
+	namerev_render(n->ix->segs, &n->h->tags, name->seg, name->generation, out);
+	return true;
 }
 
 static const struct namerev *cut_walk(struct naming *n, int64_t cutoff)
@@ -91,12 +89,17 @@ bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
 		return false;   /* not reachable from any tag */
 	if (cgraph_present(&h->graph) &&
 	    cgraph_contains(&h->graph, &h->dag.oids[commit]))
-		return namerev_name(naming_uncut(n), commit, out);
+		return naming_uncut_name(n, commit, out);
 	cutoff = namerev_cutoff_for(h->dag.dates[commit]);
-	if (!n->min_desc_date)
-		compute_min_desc(n);
-	if (n->min_desc_date[commit] >= cutoff)
-		return namerev_name(naming_uncut(n), commit, out);
+	if (n->ix) {
+		if (n->ix->min_desc[commit] >= cutoff)
+			return naming_uncut_name(n, commit, out);
+	} else {
+		if (!n->min_desc_date)
+			n->min_desc_date = dag_min_desc_dates(&h->dag);
+		if (n->min_desc_date[commit] >= cutoff)
+			return naming_uncut_name(n, commit, out);
+	}
 	return namerev_name(cut_walk(n, cutoff), commit, out);
 }
 

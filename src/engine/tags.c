@@ -152,48 +152,70 @@ static int read_refs(struct tag_table *t, git_repository *repo)
 	return err == GIT_ITEROVER ? 0 : -1;
 }
 
-int tags_load(struct tag_table *t, git_repository *repo, struct dag *dag,
-	      const char *release_glob)
+int tags_read(struct tag_table *t, git_repository *repo)
 {
 	memset(t, 0, sizeof(*t));
 	if (read_refs(t, repo) < 0)
 		return error(EXIT_NOREPO, "cannot read tags: %s", git_errmsg());
 	if (t->nr)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_refname);
+	for (size_t i = 0; i < t->nr; i++)
+		t->v[i].shortname = short_name(repo, t->v[i].refname);
+	return 0;
+}
 
+int tags_peel(struct tag_table *t, struct dag *dag)
+{
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tag *tag = &t->v[i];
 
-		tag->shortname = short_name(repo, tag->refname);
 		peel(tag, dag->odb, dag);
-		if (tag->commit != DAG_NONE) {
-			if (dag_load(dag, tag->commit) < 0) {
-				char hex[GIT_OID_HEXSZ + 1];
-				git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
-				return error(EXIT_CORRUPT,
-					     "history of tag %s is broken below %s: %s",
-					     tag->shortname, hex, git_errmsg());
-			}
-			if (tag->taggerdate == INT64_MAX)
-				tag->taggerdate = dag->dates[tag->commit];
+		if (tag->commit == DAG_NONE)
+			continue;
+		if (dag_load(dag, tag->commit) < 0) {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
+			return error(EXIT_CORRUPT, "history of tag %s is broken below %s: %s",
+				     tag->shortname, hex, git_errmsg());
 		}
-		tag->release = tag->commit != DAG_NONE &&
-			       fnmatch(release_glob, tag->shortname, 0) == 0 &&
-			       kver_parse(tag->shortname, &tag->ver);
+		if (tag->taggerdate == INT64_MAX)
+			tag->taggerdate = dag->dates[tag->commit];
 	}
+	return 0;
+}
 
+void tags_classify(struct tag_table *t, const char *release_glob)
+{
+	free(t->releases);
+	free(t->by_commit);
+	t->nreleases = t->nby_commit = 0;
 	t->releases = xmalloc(t->nr * sizeof(uint32_t) + 1);
 	t->by_commit = xmalloc(t->nr * sizeof(uint32_t) + 1);
 	for (size_t i = 0; i < t->nr; i++) {
-		if (t->v[i].release)
+		struct tag *tag = &t->v[i];
+
+		tag->release = tag->commit != DAG_NONE &&
+			       fnmatch(release_glob, tag->shortname, 0) == 0 &&
+			       kver_parse(tag->shortname, &tag->ver);
+		if (tag->release)
 			t->releases[t->nreleases++] = (uint32_t)i;
-		if (t->v[i].commit != DAG_NONE)
+		if (tag->commit != DAG_NONE)
 			t->by_commit[t->nby_commit++] = (uint32_t)i;
 	}
 	sort_table = t;
 	qsort(t->releases, t->nreleases, sizeof(uint32_t), cmp_release);
 	qsort(t->by_commit, t->nby_commit, sizeof(uint32_t), cmp_by_commit);
 	sort_table = NULL;
+}
+
+int tags_load(struct tag_table *t, git_repository *repo, struct dag *dag,
+	      const char *release_glob)
+{
+	int ret;
+
+	if ((ret = tags_read(t, repo)) || (ret = tags_peel(t, dag)))
+		return ret;
+	tags_classify(t, release_glob);
 	return 0;
 }
 

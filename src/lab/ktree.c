@@ -12,6 +12,7 @@
 #include <git2/sys/odb_backend.h>
 
 #include "patchver/stable/apply.h"
+#include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/history.h"
 #include "patchver/lab/ktree.h"
@@ -32,32 +33,9 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-static int mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	mkdir(p, 0755);
-	free(p);
-	return exists(path) ? 0 : -1;
-}
-
 char *ktree_cache_dir(void)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	struct sbuf sb = SBUF_INIT;
-
-	if (xdg && *xdg)
-		sbuf_addf(&sb, "%s/patchver", xdg);
-	else
-		sbuf_addf(&sb, "%s/.cache/patchver", home && *home ? home : "/tmp");
-	return sb.buf;
+	return cachedir_root();
 }
 
 static int run(char *const argv[], const char *cwd, const char *log, int code,
@@ -96,7 +74,7 @@ static int extract(const char *cache, const char *tarball, const char *dir, cons
 	int ret;
 
 	run(rm, NULL, NULL, EXIT_BUILD, "cleaning up");
-	mkdirs(tmp);
+	cachedir_mkdirs(tmp);
 	fprintf(stderr, "patchver: extracting %s into %s (once)\n", tarball, dir);
 	ret = run(argv, NULL, log, EXIT_BUILD, "extracting the kernel tarball");
 	if (!ret && rename(tmp, dir) < 0)
@@ -302,10 +280,10 @@ static void set_dirs(struct ktree *k)
 	sbuf_addf(&o, "%s/obj/%s", k->cache, k->id);
 	k->work = w.buf;
 	k->obj = o.buf;
-	mkdirs(k->obj);
+	cachedir_mkdirs(k->obj);
 	{
 		char *parent = path_join(k->cache, "work");
-		mkdirs(parent);
+		cachedir_mkdirs(parent);
 		free(parent);
 	}
 }
@@ -340,7 +318,7 @@ static int open_debian(struct ktree *k)
 	}
 	name = xstrdup(strrchr(tarball, '/') + 1);
 	name[strlen(name) - strlen(".tar.xz")] = '\0';
-	mkdirs(srcdir);
+	cachedir_mkdirs(srcdir);
 	k->pristine = path_join(srcdir, name);
 	k->what = xmalloc(strlen(name) + 8);
 	sprintf(k->what, "Debian %s", name);
@@ -503,7 +481,7 @@ void ktree_use_variant(struct ktree *k, const char *variant)
 	free(k->obj);
 	k->obj = variant && *variant ? xstrfmt("%s/obj/%s-%s", k->cache, k->id, variant)
 				     : xstrfmt("%s/obj/%s", k->cache, k->id);
-	mkdirs(k->obj);
+	cachedir_mkdirs(k->obj);
 }
 
 int ktree_checkout(struct ktree *k, const git_oid *tree)

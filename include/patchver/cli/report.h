@@ -35,4 +35,7 @@ int report_revs(struct history *h, const struct report_opts *opts,
  */
 int report_stdin(struct history *h, const struct report_opts *opts, FILE *in);
 
+/* patchver --index: where the release index is, what it holds, what this run did. */
+int report_index(const struct history *h, bool json);
+
 #endif

@@ -41,12 +41,35 @@ struct dag {
 	/* git's commit-graph, when there is one: headers without object reads */
 	const struct cgraph *graph;
 
+	bool borrowed;            /* oids .. slots belong to a release index */
+
 	git_oid *shallow;         /* .git/shallow: commits shown parentless */
 	size_t shallow_nr;
 	bool hit_shallow;         /* a walk reached a shallow boundary */
 };
 
 int dag_init(struct dag *dag, git_repository *repo);
+
+/* A loaded DAG as plain arrays (a release index holds one). */
+struct dag_arrays {
+	uint32_t nr;
+	const git_oid *oids;
+	const int64_t *dates;
+	const uint32_t *par_off;
+	const uint16_t *par_nr;
+	const uint32_t *parents;
+	size_t nparents;
+	const uint32_t *slots;    /* dag_find's hash table */
+	size_t nslots;
+};
+
+/*
+ * Use a's arrays as they are (every commit loaded), copying nothing; the
+ * DAG makes its own copy the first time a commit is added.  a must
+ * outlive the DAG.  No root trees: lineblame and the like need a DAG
+ * loaded from the objects.
+ */
+void dag_borrow(struct dag *dag, const struct dag_arrays *a);
 void dag_free(struct dag *dag);
 
 /* Index of oid, adding it (not yet loaded) if new. */
@@ -95,5 +118,8 @@ static inline const uint32_t *dag_children(const struct dag *dag, uint32_t i,
  * parents (newest first).  Caller frees.
  */
 uint32_t *dag_topo_order(const struct dag *dag);
+
+/* For every commit, the oldest committer date on it or a descendant. */
+int64_t *dag_min_desc_dates(const struct dag *dag);
 
 #endif

@@ -6,7 +6,25 @@
 
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
+#include "patchver/engine/relindex.h"
 #include "patchver/engine/tags.h"
+
+/*
+ * How a run uses the release index (patchver's cache of per-commit
+ * answers, see relindex.h).  Every mode but OFF uses a fresh index,
+ * extends one that lacks new tags and rebuilds a damaged or stale one.
+ */
+enum history_index {
+	HISTORY_INDEX_OFF,      /* --no-index: never read or write it */
+	HISTORY_INDEX_USE,      /* one query: no index is not worth building */
+	HISTORY_INDEX_BUILD,    /* bulk answers, --index: build it if missing */
+	HISTORY_INDEX_REFRESH,  /* loads the objects anyway (trees): build as it goes */
+};
+
+/* What happened to the index this run (patchver --index prints it). */
+enum history_index_state {
+	INDEX_UNUSED, INDEX_FRESH, INDEX_EXTENDED, INDEX_BUILT, INDEX_REBUILT,
+};
 
 /*
  * A repository opened read-only, with its tags and the history below
@@ -18,11 +36,24 @@ struct history {
 	struct tag_table tags;
 	struct cgraph graph;
 	uint32_t tag_commits;   /* commits reachable from tags (dag prefix) */
+	char *release_glob;     /* which tags are releases */
+
+	/*
+	 * The release index, when its dense ids are the DAG's: read (the DAG
+	 * then borrows its arrays) or computed from the DAG this run.
+	 */
+	struct relindex ix;
+	bool have_ix;
+	struct relindex old_ix;     /* an extended index the DAG still borrows */
+	char *ix_path;
+	enum history_index_state ix_state;
+	bool ix_saved;              /* written to ix_path */
 };
 
 struct history_opts {
 	const char *path;           /* -C DIR, or NULL: what git would use (GIT_DIR, ...) */
 	const char *release_glob;   /* which tags are releases */
+	enum history_index index;
 };
 
 /*
@@ -36,6 +67,12 @@ int history_open_repo(git_repository **repo, const char *path);
 /* Returns 0 or an EXIT_* code (message printed). */
 int history_open(struct history *h, const struct history_opts *opts);
 void history_close(struct history *h);
+
+/* The release index when it describes the DAG's commits, else NULL. */
+static inline const struct relindex *history_index(const struct history *h)
+{
+	return h->have_ix ? &h->ix : NULL;
+}
 
 /* Load the commits of every branch (refs/heads, refs/remotes) into the DAG. */
 int history_load_branches(struct history *h);

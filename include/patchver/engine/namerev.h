@@ -54,6 +54,13 @@ void namerev_free(struct namerev *nr);
 /* Append commit's name to out; false (nothing appended) if it has none. */
 bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out);
 
+/*
+ * Append the name that ends in segment seg (nonzero) with generation
+ * first-parent steps after it: "v2.6.34-rc3~29^2~3".
+ */
+void namerev_render(const struct name_seg *segs, const struct tag_table *tags,
+		    uint32_t seg, int32_t generation, struct sbuf *out);
+
 /* The date cutoff git uses when asked about a commit of this date. */
 int64_t namerev_cutoff_for(int64_t commit_date);
 

@@ -24,6 +24,7 @@ struct naming {
 	size_t ntips;
 	struct namerev full;
 	bool have_full;
+	const struct relindex *ix;  /* uncut names and dates, when it has them */
 	int64_t *min_desc_date;     /* min date over a commit and its descendants */
 	struct cut_walk {
 		int64_t cutoff;
@@ -36,8 +37,8 @@ struct naming {
 void naming_init(struct naming *n, const struct history *h, const char *match);
 void naming_free(struct naming *n);
 
-/* The walk with no cutoff (git name-rev --annotate-stdin, --all). */
-const struct namerev *naming_uncut(struct naming *n);
+/* Append the name from the walk with no cutoff (git name-rev --annotate-stdin). */
+bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out);
 
 /* Append git's name for commit, asked alone; false if git has none. */
 bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out);

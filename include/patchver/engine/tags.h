@@ -34,6 +34,17 @@ struct tag_table {
 };
 
 /*
+ * The three steps of tags_load.  tags_read: every ref under refs/tags,
+ * refname order, with its short name, not peeled.  tags_peel: each peeled
+ * to its commit, and the history below it loaded into dag.  tags_classify:
+ * which are releases (release_glob), and the tables sorted from that.
+ * Read and peel return 0 or an EXIT_* code (message printed).
+ */
+int tags_read(struct tag_table *t, git_repository *repo);
+int tags_peel(struct tag_table *t, struct dag *dag);
+void tags_classify(struct tag_table *t, const char *release_glob);
+
+/*
  * Read all tags; load the history below each peeled commit into dag.
  * release_glob selects release tags by short name (fnmatch).
  * Returns 0 or an EXIT_* code (message printed).

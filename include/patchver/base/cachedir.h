@@ -1,0 +1,16 @@
+#ifndef PATCHVER_CACHEDIR_H
+#define PATCHVER_CACHEDIR_H
+
+/*
+ * patchver's cache: $XDG_CACHE_HOME/patchver, else ~/.cache/patchver.
+ * Everything patchver keeps between runs lives there, never in the
+ * repository it reads.
+ */
+
+/* The cache's root directory (caller frees); not created. */
+char *cachedir_root(void);
+
+/* mkdir -p: 0 when path is a directory afterwards, -1 with errno set. */
+int cachedir_mkdirs(const char *path);
+
+#endif

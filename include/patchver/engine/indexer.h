@@ -1,0 +1,30 @@
+#ifndef PATCHVER_INDEXER_H
+#define PATCHVER_INDEXER_H
+
+#include <stdint.h>
+
+#include "patchver/engine/dag.h"
+#include "patchver/engine/relindex.h"
+#include "patchver/engine/tags.h"
+
+/*
+ * Computing a release index from a history loaded below its tags: the
+ * uncut name-rev walk, first releases, each tag's ancestors as intervals
+ * of dense ids, and the dates that tell when git's cutoff can differ.
+ * All from the DAG's arrays: no object is read.
+ */
+
+/*
+ * The earliest release (tag index, kernel version order) containing each
+ * commit of dag, UINT32_MAX for none.  Caller frees.
+ */
+uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *t);
+
+/*
+ * The index image of dag (whose every commit a tag reaches) and its tags,
+ * for the repository ident; t's releases follow the release glob glob.
+ */
+void indexer_build(struct relindex *ix, const struct dag *dag,
+		   const struct tag_table *t, const char *ident, const char *glob);
+
+#endif

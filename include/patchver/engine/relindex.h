@@ -1,0 +1,124 @@
+#ifndef PATCHVER_RELINDEX_H
+#define PATCHVER_RELINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <git2.h>
+
+#include "patchver/engine/namerev.h"
+
+/*
+ * The release index: one file per repository, in the cache, holding what
+ * the queries need about every commit reachable from a tag.  The answers
+ * for a commit do not change until the tags do, so they are computed once
+ * per tag set and read back with mmap.
+ *
+ * Layout: a header (format version, the repository it describes, section
+ * offsets, a checksum of the whole file) and sections of fixed-size
+ * records in dense-id order, each 8-byte aligned.  Readers validate it
+ * all before use: a file that fails any check is not used.
+ */
+#define RELINDEX_VERSION 1
+
+struct relindex_name {          /* a commit's uncut name-rev name */
+	uint32_t seg;           /* 0: none */
+	int32_t generation;     /* the trailing "~N" */
+};
+
+struct relindex_iv {            /* dense ids [lo, hi) */
+	uint32_t lo, hi;
+};
+
+struct relindex_tag {           /* every ref under refs/tags, refname order */
+	uint32_t name_off;      /* refname in the string pool */
+	uint32_t commit;        /* peeled commit, DAG_NONE if none */
+	int64_t taggerdate;
+	unsigned char target[GIT_OID_RAWSZ];
+	uint8_t deref;
+	uint8_t pad[3];
+	uint32_t iv_off;        /* its ancestors: ivs[iv_off .. next tag's iv_off) */
+};
+
+/*
+ * A validated index (mapped file or an image in memory).  Arrays hold
+ * ncommits entries unless said otherwise.
+ */
+struct relindex {
+	void *map;
+	size_t size;
+	bool mapped;                    /* munmap, else free */
+	const char *ident;              /* the repository it describes */
+	const char *glob;               /* the release glob of first[] */
+	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs;
+	const git_oid *oids;
+	const int64_t *dates;
+	const uint32_t *par_off;
+	const uint16_t *par_nr;
+	const uint32_t *parents;        /* nparents */
+	const uint32_t *slots;          /* nslots: the DAG's oid hash table */
+	const int64_t *min_desc;        /* oldest date on the commit or a descendant */
+	const uint32_t *first;          /* first release (tag index), UINT32_MAX if none */
+	const struct relindex_name *names;
+	const struct name_seg *segs;    /* nsegs */
+	const struct relindex_tag *tags;/* ntags + 1 (the last closes iv_off) */
+	const struct relindex_iv *ivs;  /* nivs */
+	const char *pool;
+	int64_t build_msec;             /* how long computing it took */
+};
+
+/* What an index holds, for writing one: the same arrays, owned elsewhere. */
+struct relindex_data {
+	const char *ident, *glob;
+	uint32_t ncommits, nparents, nsegs, nslots, ntags, nivs;
+	const git_oid *oids;
+	const int64_t *dates;
+	const uint32_t *par_off;
+	const uint16_t *par_nr;
+	const uint32_t *parents;
+	const uint32_t *slots;
+	const int64_t *min_desc;
+	const uint32_t *first;
+	const struct relindex_name *names;
+	const struct name_seg *segs;
+	const struct relindex_tag *tags;  /* ntags + 1; name_off into pool */
+	const struct relindex_iv *ivs;
+	const char *pool;
+	uint32_t pool_size;
+	int64_t build_msec;
+};
+
+enum relindex_status {
+	RELINDEX_OK,
+	RELINDEX_MISSING,       /* no file */
+	RELINDEX_BAD,           /* unusable: why says what is wrong */
+};
+
+/*
+ * Map and validate the index at path, written for the repository ident.
+ * RELINDEX_BAD fills why (truncated, checksum, version, other repository).
+ */
+enum relindex_status relindex_open(struct relindex *ix, const char *path,
+				   const char *ident, char *why, size_t whylen);
+
+/* The image of d in memory, validated as a file would be (ix owns it). */
+void relindex_from_data(struct relindex *ix, const struct relindex_data *d);
+
+void relindex_close(struct relindex *ix);
+
+/*
+ * Write ix's image to path: under path.lock (writers take turns), into
+ * path.tmp, renamed into place, so a reader sees the old file or the new
+ * one, never part of one.  0, or -1 with errno set.
+ */
+int relindex_write(const struct relindex *ix, const char *path);
+
+/* Does tag t (index in the tag records) contain commit c? */
+bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c);
+
+static inline const char *relindex_refname(const struct relindex *ix, uint32_t t)
+{
+	return ix->pool + ix->tags[t].name_off;
+}
+
+#endif

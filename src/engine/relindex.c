@@ -1,0 +1,352 @@
+/*
+ * The release index file: layout, validation, mapping and writing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "patchver/engine/dag.h"
+#include "patchver/engine/relindex.h"
+#include "patchver/base/util.h"
+
+#define MAGIC "PVRELIX\n"
+#define ENDIAN_MARK 0x01020304u
+
+enum section {
+	S_IDENT, S_GLOB, S_OIDS, S_DATES, S_PAR_OFF, S_PAR_NR, S_PARENTS, S_SLOTS,
+	S_MIN_DESC, S_FIRST, S_NAMES, S_SEGS, S_TAGS, S_IVS, S_POOL, S_NR
+};
+
+struct header {
+	char magic[8];
+	uint32_t version, endian;
+	uint64_t size;
+	uint64_t checksum;              /* of the whole file, this field zero */
+	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs;
+	int64_t build_msec;
+	struct { uint64_t off, len; } sect[S_NR];
+};
+
+/*
+ * Fletcher-style sum over 64-bit words: any flipped byte changes it, and
+ * it runs at memory speed, so every reader can afford to check it.
+ */
+static uint64_t checksum(const void *buf, size_t size)
+{
+	const unsigned char *p = buf;
+	uint64_t a = 1, b = 0, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= size; i += 8) {
+		memcpy(&w, p + i, 8);
+		a += w;
+		b += a;
+	}
+	for (; i < size; i++) {
+		a += p[i];
+		b += a;
+	}
+	return a ^ (b * 0x9e3779b97f4a7c15ull);
+}
+
+static uint64_t file_checksum(const unsigned char *map, size_t size)
+{
+	struct header h;
+	uint64_t sum;
+
+	memcpy(&h, map, sizeof(h));
+	h.checksum = 0;
+	sum = checksum(&h, sizeof(h));
+	return sum ^ checksum(map + sizeof(h), size - sizeof(h)) * 31;
+}
+
+/* A section of n records of elem bytes, or NULL if the header lies. */
+static const void *section(const struct header *h, const unsigned char *map,
+			   enum section s, uint64_t n, size_t elem)
+{
+	uint64_t off = h->sect[s].off, len = h->sect[s].len;
+
+	if (off % 8 || off < sizeof(*h) || off > h->size || len > h->size - off ||
+	    len != n * elem)
+		return NULL;
+	return map + off;
+}
+
+static const char *string_section(const struct header *h, const unsigned char *map,
+				  enum section s)
+{
+	const char *str = section(h, map, s, h->sect[s].len, 1);
+
+	if (!str || !h->sect[s].len || str[h->sect[s].len - 1])
+		return NULL;
+	return str;
+}
+
+/* Every index in range: a valid file can never make a reader stray. */
+static bool check_links(const struct relindex *ix, uint64_t pool_len)
+{
+	uint32_t n = ix->ncommits;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (ix->par_off[i] > ix->nparents || ix->par_nr[i] > ix->nparents - ix->par_off[i] ||
+		    ix->names[i].seg >= ix->nsegs || (ix->first[i] >= ix->ntags && ix->first[i] != UINT32_MAX))
+			return false;
+	}
+	for (uint32_t i = 0; i < ix->nparents; i++)
+		if (ix->parents[i] >= n)
+			return false;
+	for (uint32_t i = 0, used = 0; i < ix->nslots; i++)
+		if (ix->slots[i] > n || (ix->slots[i] && ++used > n))
+			return false;   /* an empty slot must end every probe */
+	for (uint32_t i = 1; i < ix->nsegs; i++)
+		if (ix->segs[i].prev >= i || ix->segs[i].tip >= ix->ntags)
+			return false;
+	for (uint32_t t = 0; t < ix->ntags; t++) {
+		const struct relindex_tag *tag = &ix->tags[t];
+		if (tag->name_off >= pool_len || (tag->commit >= n && tag->commit != DAG_NONE) ||
+		    tag->iv_off > tag[1].iv_off)
+			return false;
+	}
+	if (ix->tags[ix->ntags].iv_off != ix->nivs)
+		return false;
+	for (uint32_t i = 0; i < ix->nivs; i++)
+		if (ix->ivs[i].lo >= ix->ivs[i].hi || ix->ivs[i].hi > n)
+			return false;
+	return true;
+}
+
+/* Point ix's arrays into map; false (and why) if anything is off. */
+static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
+		  const char *ident, const char **why)
+{
+	struct header h;
+	uint64_t n;
+
+	if (size < sizeof(h))
+		return *why = "truncated", false;
+	memcpy(&h, map, sizeof(h));
+	if (memcmp(h.magic, MAGIC, 8))
+		return *why = "not a patchver index", false;
+	if (h.version != RELINDEX_VERSION || h.endian != ENDIAN_MARK)
+		return *why = "another format version", false;
+	if (h.size != size)
+		return *why = "truncated", false;
+	if (h.checksum != file_checksum(map, size))
+		return *why = "checksum mismatch (damaged)", false;
+	n = h.ncommits;
+	ix->ncommits = h.ncommits;
+	ix->ntags = h.ntags;
+	ix->nparents = h.nparents;
+	ix->nsegs = h.nsegs;
+	ix->nslots = h.nslots;
+	ix->nivs = h.nivs;
+	ix->build_msec = h.build_msec;
+	ix->ident = string_section(&h, map, S_IDENT);
+	ix->glob = string_section(&h, map, S_GLOB);
+	ix->pool = string_section(&h, map, S_POOL);
+	ix->oids = section(&h, map, S_OIDS, n, sizeof(git_oid));
+	ix->dates = section(&h, map, S_DATES, n, sizeof(int64_t));
+	ix->par_off = section(&h, map, S_PAR_OFF, n, sizeof(uint32_t));
+	ix->par_nr = section(&h, map, S_PAR_NR, n, sizeof(uint16_t));
+	ix->parents = section(&h, map, S_PARENTS, h.nparents, sizeof(uint32_t));
+	ix->slots = section(&h, map, S_SLOTS, h.nslots, sizeof(uint32_t));
+	ix->min_desc = section(&h, map, S_MIN_DESC, n, sizeof(int64_t));
+	ix->first = section(&h, map, S_FIRST, n, sizeof(uint32_t));
+	ix->names = section(&h, map, S_NAMES, n, sizeof(struct relindex_name));
+	ix->segs = section(&h, map, S_SEGS, h.nsegs, sizeof(struct name_seg));
+	ix->tags = section(&h, map, S_TAGS, (uint64_t)h.ntags + 1, sizeof(struct relindex_tag));
+	ix->ivs = section(&h, map, S_IVS, h.nivs, sizeof(struct relindex_iv));
+	if (!ix->ident || !ix->glob || !ix->pool || !ix->oids || !ix->dates || !ix->par_off ||
+	    !ix->par_nr || !ix->parents || !ix->slots || !ix->min_desc || !ix->first ||
+	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !h.nsegs ||
+	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
+		return *why = "inconsistent header", false;
+	if (strcmp(ix->ident, ident))
+		return *why = "written for another repository", false;
+	if (!check_links(ix, h.sect[S_POOL].len))
+		return *why = "inconsistent records", false;
+	return true;
+}
+
+enum relindex_status relindex_open(struct relindex *ix, const char *path,
+				   const char *ident, char *why, size_t whylen)
+{
+	const char *reason = NULL;
+	struct stat st;
+	void *map;
+	int fd;
+
+	memset(ix, 0, sizeof(*ix));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return RELINDEX_MISSING;
+		snprintf(why, whylen, "unreadable: %s", strerror(errno));
+		return RELINDEX_BAD;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct header)) {
+		close(fd);
+		snprintf(why, whylen, "truncated");
+		return RELINDEX_BAD;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		snprintf(why, whylen, "cannot map: %s", strerror(errno));
+		return RELINDEX_BAD;
+	}
+	if (!parse(ix, map, (size_t)st.st_size, ident, &reason)) {
+		munmap(map, (size_t)st.st_size);
+		memset(ix, 0, sizeof(*ix));
+		snprintf(why, whylen, "%s", reason);
+		return RELINDEX_BAD;
+	}
+	ix->map = map;
+	ix->size = (size_t)st.st_size;
+	ix->mapped = true;
+	return RELINDEX_OK;
+}
+
+void relindex_close(struct relindex *ix)
+{
+	if (ix->map && ix->mapped)
+		munmap(ix->map, ix->size);
+	else
+		free(ix->map);
+	memset(ix, 0, sizeof(*ix));
+}
+
+static uint64_t align8(uint64_t x)
+{
+	return (x + 7) & ~(uint64_t)7;
+}
+
+void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
+{
+	struct { const void *p; uint64_t len; } src[S_NR] = {
+		[S_IDENT] = { d->ident, strlen(d->ident) + 1 },
+		[S_GLOB] = { d->glob, strlen(d->glob) + 1 },
+		[S_OIDS] = { d->oids, (uint64_t)d->ncommits * sizeof(git_oid) },
+		[S_DATES] = { d->dates, (uint64_t)d->ncommits * sizeof(int64_t) },
+		[S_PAR_OFF] = { d->par_off, (uint64_t)d->ncommits * sizeof(uint32_t) },
+		[S_PAR_NR] = { d->par_nr, (uint64_t)d->ncommits * sizeof(uint16_t) },
+		[S_PARENTS] = { d->parents, (uint64_t)d->nparents * sizeof(uint32_t) },
+		[S_SLOTS] = { d->slots, (uint64_t)d->nslots * sizeof(uint32_t) },
+		[S_MIN_DESC] = { d->min_desc, (uint64_t)d->ncommits * sizeof(int64_t) },
+		[S_FIRST] = { d->first, (uint64_t)d->ncommits * sizeof(uint32_t) },
+		[S_NAMES] = { d->names, (uint64_t)d->ncommits * sizeof(struct relindex_name) },
+		[S_SEGS] = { d->segs, (uint64_t)d->nsegs * sizeof(struct name_seg) },
+		[S_TAGS] = { d->tags, ((uint64_t)d->ntags + 1) * sizeof(struct relindex_tag) },
+		[S_IVS] = { d->ivs, (uint64_t)d->nivs * sizeof(struct relindex_iv) },
+		[S_POOL] = { d->pool, d->pool_size },
+	};
+	struct header h = { .version = RELINDEX_VERSION, .endian = ENDIAN_MARK };
+	uint64_t off = align8(sizeof(h));
+	unsigned char *map;
+	const char *why;
+
+	memcpy(h.magic, MAGIC, 8);
+	h.ncommits = d->ncommits;
+	h.ntags = d->ntags;
+	h.nparents = d->nparents;
+	h.nsegs = d->nsegs;
+	h.nslots = d->nslots;
+	h.nivs = d->nivs;
+	h.build_msec = d->build_msec;
+	for (int s = 0; s < S_NR; s++) {
+		h.sect[s].off = off;
+		h.sect[s].len = src[s].len;
+		off = align8(off + src[s].len);
+	}
+	h.size = off;
+	map = xcalloc(1, (size_t)off);
+	for (int s = 0; s < S_NR; s++)
+		if (src[s].len)
+			memcpy(map + h.sect[s].off, src[s].p, (size_t)src[s].len);
+	memcpy(map, &h, sizeof(h));
+	h.checksum = file_checksum(map, (size_t)off);
+	memcpy(map, &h, sizeof(h));
+	memset(ix, 0, sizeof(*ix));
+	if (!parse(ix, map, (size_t)off, d->ident, &why)) {
+		/* the writer's own arrays are wrong: a bug, never a user's input */
+		fprintf(stderr, "patchver: internal error: release index image: %s\n", why);
+		abort();
+	}
+	ix->map = map;
+	ix->size = (size_t)off;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int relindex_write(const struct relindex *ix, const char *path)
+{
+	char *lock = xstrfmt("%s.lock", path), *tmp = xstrfmt("%s.tmp", path);
+	int lfd, fd = -1, ret = -1, saved;
+
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lfd < 0)
+		goto out;
+	while (flock(lfd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			goto out;
+	/* under the lock: a killed writer's leftover is simply overwritten */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	if (write_all(fd, ix->map, ix->size) < 0 || close(fd) < 0) {
+		fd = -1;
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) == 0) {
+		ret = 0;
+		goto out;
+	}
+out_unlink:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	unlink(tmp);
+	errno = saved;
+out:
+	saved = errno;
+	if (lfd >= 0)
+		close(lfd);   /* drops the lock */
+	free(lock);
+	free(tmp);
+	errno = saved;
+	return ret;
+}
+
+bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c)
+{
+	size_t lo = ix->tags[t].iv_off, hi = ix->tags[t + 1].iv_off;
+
+	while (lo < hi) {   /* the first interval ending after c */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->ivs[mid].hi <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->tags[t + 1].iv_off && ix->ivs[lo].lo <= c;
+}
