@@ -1,9 +1,16 @@
 /*
  * Allocation helpers and a growable string.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23      /* Linux 5.14; older kernels say EINVAL */
+#endif
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
@@ -123,4 +130,14 @@ char *xstrfmt(const char *fmt, ...)
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+void prefault(void *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (n >= 1u << 20 && end > start)
+		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }

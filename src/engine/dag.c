@@ -87,6 +87,8 @@ void dag_borrow(struct dag *dag, const struct dag_arrays *a)
 static void *copy_of(const void *p, size_t n, size_t alloc, size_t elem)
 {
 	void *q = xmalloc(alloc * elem + 1);
+
+	prefault(q, n * elem);
 	memcpy(q, p, n * elem);
 	return q;
 }

@@ -162,7 +162,8 @@ static void tag_records(struct relindex_data *d, const struct tag_table *t,
 		memcpy(recs[i].target, t->v[i].target.id, GIT_OID_RAWSZ);
 		recs[i].deref = t->v[i].deref;
 		recs[i].iv_off = (uint32_t)nivs;
-		memcpy(ivs + nivs, ivl[i].v, ivl[i].nr * sizeof(*ivs));
+		if (ivl[i].nr)
+			memcpy(ivs + nivs, ivl[i].v, ivl[i].nr * sizeof(*ivs));
 		nivs += ivl[i].nr;
 		free(ivl[i].v);
 	}

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "patchver/base/error.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/relindex.h"
 #include "patchver/base/util.h"
@@ -195,6 +196,7 @@ enum relindex_status relindex_open(struct relindex *ix, const char *path,
 		snprintf(why, whylen, "truncated");
 		return RELINDEX_BAD;
 	}
+	/* every page is read (the checksum): map them all in one go */
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
@@ -209,16 +211,13 @@ enum relindex_status relindex_open(struct relindex *ix, const char *path,
 	}
 	ix->map = map;
 	ix->size = (size_t)st.st_size;
-	ix->mapped = true;
 	return RELINDEX_OK;
 }
 
 void relindex_close(struct relindex *ix)
 {
-	if (ix->map && ix->mapped)
+	if (ix->map)
 		munmap(ix->map, ix->size);
-	else
-		free(ix->map);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -265,7 +264,12 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 		off = align8(off + src[s].len);
 	}
 	h.size = off;
-	map = xcalloc(1, (size_t)off);
+	map = mmap(NULL, (size_t)off, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (map == MAP_FAILED) {
+		fprintf(stderr, "patchver: out of memory (%llu bytes)\n", (unsigned long long)off);
+		exit(EXIT_INTERNAL);
+	}
 	for (int s = 0; s < S_NR; s++)
 		if (src[s].len)
 			memcpy(map + h.sect[s].off, src[s].p, (size_t)src[s].len);

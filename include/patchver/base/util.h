@@ -16,6 +16,12 @@ char *xstrndup(const char *s, size_t n);
 /* A formatted string (caller frees). */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Fault in the pages of a large buffer about to be written, in one call:
+ * on virtual machines a page fault each 4 KiB costs more than the copy.
+ */
+void prefault(void *p, size_t n);
+
 /* Grow *p (of *alloc elements) to hold at least need elements. */
 void *xgrow(void *p, size_t *alloc, size_t need, size_t elem);
 

@@ -47,7 +47,6 @@ struct relindex_tag {           /* every ref under refs/tags, refname order */
 struct relindex {
 	void *map;
 	size_t size;
-	bool mapped;                    /* munmap, else free */
 	const char *ident;              /* the repository it describes */
 	const char *glob;               /* the release glob of first[] */
 	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs;
