@@ -22,6 +22,7 @@
 #endif
 
 #define DEFAULT_RELEASE_GLOB "v[0-9]*"
+#define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
 
 /* The CLI's options: the only global state. */
 static struct {
@@ -470,6 +471,9 @@ int main(int argc, const char **argv)
 	hopts.path = opt.dir;
 	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
 	hopts.index = index_mode();
+	/* a few names: git's cut walk reads less than the whole history */
+	hopts.lazy_ok = (ropts.mode == REPORT_DESCRIBE || ropts.mode == REPORT_NAME_REV) &&
+			!opt.use_stdin && nrevs <= LAZY_REVS && hopts.index <= HISTORY_INDEX_USE;
 
 	git_libgit2_init();
 	if ((ret = history_open(&h, &hopts)) == 0) {

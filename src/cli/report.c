@@ -110,6 +110,8 @@ static void compute(struct reporter *r, const char *spec, struct answer *a)
 		else
 			a->has_name = naming_exact(&r->naming, &a->rev.object, &a->name);
 	}
+	if (r->naming.err)
+		a->err = r->naming.err;
 	if (m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
 		return;
 	a->subject = history_subject(r->h, a->rev.commit);

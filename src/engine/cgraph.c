@@ -284,6 +284,18 @@ bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
 	return false;
 }
 
+uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		uint32_t at = f->cdat ? file_find(f, oid) : UINT32_MAX;
+
+		if (at != UINT32_MAX)
+			return be32(f->cdat + (size_t)at * CDAT_WIDTH + GIT_OID_RAWSZ + 8) >> 2;
+	}
+	return UINT32_MAX;
+}
+
 /* git's murmur3_seeded (bloom.c, version 1 filters: chars are signed). */
 static uint32_t murmur3_seeded(uint32_t seed, const char *data, size_t len)
 {

@@ -304,6 +304,11 @@ static int parse_one(struct dag *dag, uint32_t idx)
 	return 0;
 }
 
+int dag_parse(struct dag *dag, uint32_t idx)
+{
+	return dag->loaded[idx] ? 0 : parse_one(dag, idx);
+}
+
 int dag_load(struct dag *dag, uint32_t idx)
 {
 	uint32_t *stack = NULL;

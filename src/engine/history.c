@@ -87,15 +87,16 @@ int history_open_repo(git_repository **repo, const char *path)
 	return 0;
 }
 
-/* Peel the tags read and load the history below them. */
-static int load_objects(struct history *h, const char *glob)
+/* Peel the tags read and load the history below them (or not: lazy). */
+static int load_objects(struct history *h, const char *glob, bool lazy)
 {
-	int ret = tags_peel(&h->tags, &h->dag);
+	int ret;
 
-	if (ret)
+	h->dag.lazy = h->lazy = lazy;
+	if ((ret = tags_peel(&h->tags, &h->dag)))
 		return ret;
 	tags_classify(&h->tags, glob);
-	h->tag_commits = h->dag.nr;
+	h->tag_commits = lazy ? 0 : h->dag.nr;
 	return 0;
 }
 
@@ -226,7 +227,8 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 	} else if (opts->index == HISTORY_INDEX_USE) {
 		state = INDEX_UNUSED;
 	}
-	if ((ret = load_objects(h, glob)))
+	if ((ret = load_objects(h, glob, state == INDEX_UNUSED && opts->lazy_ok &&
+				     opts->index == HISTORY_INDEX_USE)))
 		goto out;
 	if (state != INDEX_UNUSED)
 		build_index(h, ident, glob, state);
@@ -258,7 +260,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if (opts->index != HISTORY_INDEX_OFF && !shallow && h->tags.nr)
 		ret = open_indexed(h, opts);
 	else
-		ret = load_objects(h, opts->release_glob);
+		ret = load_objects(h, opts->release_glob, opts->lazy_ok && !shallow);
 	if (ret)
 		return ret;
 	if (shallow)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/engine/cgraph.h"
 #include "patchver/engine/namerev.h"
 
 #define MERGE_TRAVERSAL_WEIGHT 65535
@@ -65,8 +66,26 @@ static uint32_t new_seg(struct namerev *nr, uint32_t prev, uint32_t tip,
 	return (uint32_t)nr->nsegs++;
 }
 
-static bool before_cutoff(const struct namerev *nr, uint32_t c)
+/* A lazy walk parses c before looking at it; names follow the DAG's growth. */
+static void reach(struct namerev *nr, uint32_t c)
 {
+	if (!nr->lazy)
+		return;
+	if (dag_parse(nr->lazy, c) < 0 && !nr->broken)
+		nr->broken = c + 1;   /* the walk goes on; the caller reports it */
+	if (nr->lazy->nr > nr->nnames) {
+		uint32_t n = nr->lazy->nr * 2;
+		nr->names = xrealloc(nr->names, (size_t)n * sizeof(*nr->names));
+		memset(nr->names + nr->nnames, 0, (size_t)(n - nr->nnames) * sizeof(*nr->names));
+		nr->nnames = n;
+	}
+}
+
+static bool before_cutoff(struct namerev *nr, uint32_t c)
+{
+	reach(nr, c);
+	if (nr->graph)
+		return cgraph_level(nr->graph, &nr->dag->oids[c]) < nr->level_cutoff;
 	return nr->dag->dates[c] < nr->cutoff;
 }
 
@@ -89,11 +108,13 @@ static void name_from_tip(struct namerev *nr, uint32_t tip,
 		uint32_t c = (*stack)[--sp];
 		const struct rev_name name = nr->names[c];
 		unsigned np, nq = 0;
-		const uint32_t *par = dag_parents(nr->dag, c, &np);
 
+		reach(nr, c);
+		dag_parents(nr->dag, c, &np);
 		queue = xgrow(queue, &qalloc, np, sizeof(*queue));
 		for (unsigned k = 0; k < np; k++) {
-			uint32_t p = par[k];
+			/* reaching a parent may move the DAG's arrays: look again */
+			uint32_t p = dag_parents(nr->dag, c, &np)[k];
 			int32_t gen, dist;
 
 			if (before_cutoff(nr, p))
@@ -133,18 +154,15 @@ static int cmp_tips(const void *a_, const void *b_)
 	return a < b ? -1 : a > b;
 }
 
-void namerev_walk(struct namerev *nr, const struct dag *dag,
-		  const struct tag_table *tags, const uint32_t *tips,
-		  size_t ntips, int64_t cutoff)
+static void walk(struct namerev *nr, const struct dag *dag,
+		 const struct tag_table *tags, const uint32_t *tips, size_t ntips)
 {
 	uint32_t *order = xmalloc(ntips * sizeof(uint32_t) + 1), *stack = NULL;
 	size_t n = 0, alloc = 0;
 
-	memset(nr, 0, sizeof(*nr));
 	nr->dag = dag;
 	nr->tags = tags;
-	nr->cutoff = cutoff;
-	nr->names = xcalloc(dag->nr, sizeof(*nr->names));
+	nr->names = xcalloc(dag->nr + 1, sizeof(*nr->names));
 	nr->nnames = dag->nr;
 	new_seg(nr, 0, 0, 0, 0);    /* segment 0 means "no name" */
 
@@ -158,6 +176,28 @@ void namerev_walk(struct namerev *nr, const struct dag *dag,
 		name_from_tip(nr, order[i], &stack, &alloc);
 	free(stack);
 	free(order);
+}
+
+void namerev_walk(struct namerev *nr, const struct dag *dag,
+		  const struct tag_table *tags, const uint32_t *tips,
+		  size_t ntips, int64_t cutoff)
+{
+	memset(nr, 0, sizeof(*nr));
+	nr->cutoff = cutoff;
+	walk(nr, dag, tags, tips, ntips);
+}
+
+void namerev_walk_lazy(struct namerev *nr, struct dag *dag,
+		       const struct tag_table *tags, const uint32_t *tips,
+		       size_t ntips, int64_t cutoff, const struct cgraph *graph,
+		       uint32_t level_cutoff)
+{
+	memset(nr, 0, sizeof(*nr));
+	nr->cutoff = cutoff;
+	nr->lazy = dag;
+	nr->graph = graph;
+	nr->level_cutoff = level_cutoff;
+	walk(nr, dag, tags, tips, ntips);
 }
 
 void namerev_free(struct namerev *nr)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/error.h"
 #include "patchver/engine/naming.h"
 
 void naming_init(struct naming *n, const struct history *h, const char *match)
@@ -80,11 +81,51 @@ static const struct namerev *cut_walk(struct naming *n, int64_t cutoff)
 	return &w->nr;
 }
 
+/*
+ * A lazy history: git's own cut walk, parsing only what it reaches.  With
+ * a commit-graph holding the commit, cut by level (what git does with
+ * generations); else by date.  The DAG grows as the walk reads commits,
+ * which changes no answer: hence the cast.
+ */
+static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
+{
+	const struct history *h = n->h;
+	struct dag *dag = (struct dag *)&h->dag;
+	const struct cgraph *graph = NULL;
+	uint32_t level = 0;
+	int64_t cutoff = NAMEREV_NO_CUTOFF;
+	struct cut_walk *w;
+
+	if (cgraph_present(&h->graph) &&
+	    (level = cgraph_level(&h->graph, &dag->oids[commit])) != UINT32_MAX)
+		graph = &h->graph;
+	else
+		cutoff = namerev_cutoff_for(dag->dates[commit]), level = 0;
+	for (size_t i = 0; i < n->ncuts; i++)
+		if (n->cuts[i].cutoff == cutoff && n->cuts[i].level == level)
+			return namerev_name(&n->cuts[i].nr, commit, out);
+	n->cuts = xrealloc(n->cuts, (n->ncuts + 1) * sizeof(*n->cuts));
+	w = &n->cuts[n->ncuts++];
+	w->cutoff = cutoff;
+	w->level = level;
+	namerev_walk_lazy(&w->nr, dag, &h->tags, n->tips, n->ntips, cutoff, graph, level);
+	if (w->nr.broken) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof(hex), &dag->oids[w->nr.broken - 1]);
+		n->err = error(EXIT_CORRUPT, "history below the tags is broken at %s: %s", hex,
+			       git_errmsg());
+		return false;
+	}
+	return namerev_name(&w->nr, commit, out);
+}
+
 bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
 {
 	const struct history *h = n->h;
 	int64_t cutoff;
 
+	if (h->lazy)
+		return lazy_name(n, commit, out);
 	if (commit >= h->tag_commits)
 		return false;   /* not reachable from any tag */
 	if (cgraph_present(&h->graph) &&

@@ -146,7 +146,7 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 	}
 	git_oid_cpy(&out->oid, git_object_id(peeled));
 	out->commit = dag_intern(dag, &out->oid);
-	if (dag_load(dag, out->commit) < 0)
+	if ((dag->lazy ? dag_parse(dag, out->commit) : dag_load(dag, out->commit)) < 0)
 		ret = error(EXIT_CORRUPT, "history of '%s' is broken: %s", spec,
 			    git_errmsg());
 out:

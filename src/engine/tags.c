@@ -172,7 +172,7 @@ int tags_peel(struct tag_table *t, struct dag *dag)
 		peel(tag, dag->odb, dag);
 		if (tag->commit == DAG_NONE)
 			continue;
-		if (dag_load(dag, tag->commit) < 0) {
+		if ((dag->lazy ? dag_parse(dag, tag->commit) : dag_load(dag, tag->commit)) < 0) {
 			char hex[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
 			return error(EXIT_CORRUPT, "history of tag %s is broken below %s: %s",

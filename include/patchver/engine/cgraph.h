@@ -51,6 +51,13 @@ bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
 		   git_oid *parents, size_t max, size_t *nparents, int64_t *date);
 
 /*
+ * The commit's topological level in the graph (CDAT's generation number v1:
+ * one more than its highest parent's), UINT32_MAX when the graph lacks it.
+ * A commit's ancestors all have lower levels.
+ */
+uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid);
+
+/*
  * git's changed-path Bloom filters (`git commit-graph write --changed-paths`):
  * which paths a commit's first-parent diff changed, as a filter that may
  * answer "maybe" for a path it did not change, never "no" for one it did.

@@ -42,6 +42,7 @@ struct dag {
 	const struct cgraph *graph;
 
 	bool borrowed;            /* oids .. slots belong to a release index */
+	bool lazy;                /* commits parsed only as walks reach them */
 
 	git_oid *shallow;         /* .git/shallow: commits shown parentless */
 	size_t shallow_nr;
@@ -82,6 +83,12 @@ uint32_t dag_find(const struct dag *dag, const git_oid *oid);
  * -1 with a libgit2 error set when an object is missing or not a commit.
  */
 int dag_load(struct dag *dag, uint32_t idx);
+
+/*
+ * Parse commit idx alone (its parents interned, not parsed): for walks
+ * that stop early and must not read the whole history.  0 or -1.
+ */
+int dag_parse(struct dag *dag, uint32_t idx);
 
 static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
 					  unsigned *n)

@@ -37,6 +37,7 @@ struct history {
 	struct cgraph graph;
 	uint32_t tag_commits;   /* commits reachable from tags (dag prefix) */
 	char *release_glob;     /* which tags are releases */
+	bool lazy;              /* dag.lazy: tag_commits unknown, naming walks cut */
 
 	/*
 	 * The release index, when its dense ids are the DAG's: read (the DAG
@@ -54,6 +55,11 @@ struct history_opts {
 	const char *path;           /* -C DIR, or NULL: what git would use (GIT_DIR, ...) */
 	const char *release_glob;   /* which tags are releases */
 	enum history_index index;
+	/*
+	 * Only a few --describe/--name-rev answers: without a fresh index,
+	 * parse commits as git's cut walk reaches them, not the whole history.
+	 */
+	bool lazy_ok;
 };
 
 /*

@@ -40,6 +40,10 @@ struct namerev {
 	struct name_seg *segs;
 	size_t nsegs, segs_alloc;
 	int64_t cutoff;
+	struct dag *lazy;           /* parse commits as the walk reaches them */
+	const struct cgraph *graph; /* cut by topological level instead of date */
+	uint32_t level_cutoff;
+	uint32_t broken;            /* lazy: a commit that could not be read, + 1 */
 };
 
 /*
@@ -49,6 +53,16 @@ struct namerev {
 void namerev_walk(struct namerev *nr, const struct dag *dag,
 		  const struct tag_table *tags, const uint32_t *tips,
 		  size_t ntips, int64_t cutoff);
+/*
+ * The same walk on a DAG whose commits are parsed as it reaches them, so
+ * that a cut walk reads only what lies above its cutoff, as git's does.
+ * With graph, commits of a level below level_cutoff are cut (git's cut by
+ * generation number when it has a commit-graph); else by date.
+ */
+void namerev_walk_lazy(struct namerev *nr, struct dag *dag,
+		       const struct tag_table *tags, const uint32_t *tips,
+		       size_t ntips, int64_t cutoff, const struct cgraph *graph,
+		       uint32_t level_cutoff);
 void namerev_free(struct namerev *nr);
 
 /* Append commit's name to out; false (nothing appended) if it has none. */

@@ -28,9 +28,11 @@ struct naming {
 	int64_t *min_desc_date;     /* min date over a commit and its descendants */
 	struct cut_walk {
 		int64_t cutoff;
+		uint32_t level;         /* a lazy walk cut by graph level, else 0 */
 		struct namerev nr;
 	} *cuts;
 	size_t ncuts;
+	int err;                    /* EXIT_CORRUPT once a walk met an unreadable commit */
 };
 
 /* match: a --match glob (git describe --contains --match), or NULL. */
@@ -40,7 +42,10 @@ void naming_free(struct naming *n);
 /* Append the name from the walk with no cutoff (git name-rev --annotate-stdin). */
 bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out);
 
-/* Append git's name for commit, asked alone; false if git has none. */
+/*
+ * Append git's name for commit, asked alone; false if git has none, or if
+ * a lazy walk met an unreadable commit (n->err set, message printed).
+ */
 bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out);
 
 /*

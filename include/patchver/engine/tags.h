@@ -36,7 +36,8 @@ struct tag_table {
 /*
  * The three steps of tags_load.  tags_read: every ref under refs/tags,
  * refname order, with its short name, not peeled.  tags_peel: each peeled
- * to its commit, and the history below it loaded into dag.  tags_classify:
+ * to its commit, and the history below it loaded into dag (a lazy DAG:
+ * the commit alone).  tags_classify:
  * which are releases (release_glob), and the tables sorted from that.
  * Read and peel return 0 or an EXIT_* code (message printed).
  */
