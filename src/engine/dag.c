@@ -164,6 +164,20 @@ static void grow(struct dag *dag)
 	dag->alloc = n;
 }
 
+void dag_reserve(struct dag *dag, uint32_t n)
+{
+	size_t nslots = dag->nslots;
+
+	if (dag->borrowed || n <= dag->alloc)
+		return;
+	while (nslots < (size_t)n * 2 + 2)
+		nslots *= 2;
+	if (nslots != dag->nslots)
+		rehash(dag, nslots);
+	dag->alloc = n / 2;   /* grow() doubles it: to n */
+	grow(dag);
+}
+
 uint32_t dag_intern(struct dag *dag, const git_oid *oid)
 {
 	uint32_t i = dag_find(dag, oid);

@@ -93,6 +93,8 @@ static int load_objects(struct history *h, const char *glob, bool lazy)
 	int ret;
 
 	h->dag.lazy = h->lazy = lazy;
+	if (!lazy && cgraph_present(&h->graph))
+		dag_reserve(&h->dag, (uint32_t)cgraph_commits(&h->graph));
 	if ((ret = tags_peel(&h->tags, &h->dag)))
 		return ret;
 	tags_classify(&h->tags, glob);

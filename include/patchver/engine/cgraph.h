@@ -39,6 +39,9 @@ void cgraph_close(struct cgraph *g);
 
 static inline bool cgraph_present(const struct cgraph *g) { return g->nfiles > 0; }
 
+/* How many commits the graph holds. */
+size_t cgraph_commits(const struct cgraph *g);
+
 /* Does the graph hold this commit? */
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid);
 

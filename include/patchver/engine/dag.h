@@ -73,6 +73,9 @@ struct dag_arrays {
 void dag_borrow(struct dag *dag, const struct dag_arrays *a);
 void dag_free(struct dag *dag);
 
+/* Room for n commits, so that loading them does not grow the tables step by step. */
+void dag_reserve(struct dag *dag, uint32_t n);
+
 /* Index of oid, adding it (not yet loaded) if new. */
 uint32_t dag_intern(struct dag *dag, const git_oid *oid);
 /* Index of oid, or DAG_NONE. */
