@@ -66,7 +66,7 @@ check_repo() {
 
 	# one rev per call, as scripts ask: from the index (warm), else git's own
 	# cut walk reading only what it reaches (cold: few revs make it lazy)
-	awk 'NR % 5 == 2' "$tmp/revs" | head -60 > "$tmp/one-revs"
+	awk 'NR % 7 == 2' "$tmp/revs" | head -24 > "$tmp/one-revs"
 	while read -r r; do
 		printf '%s %s\n' "$r" "$(pv -C "$repo" --name-rev "$r")"
 		out=$(pv -C "$repo" --describe "$r" 2>/dev/null) && printf '%s 0 %s\n' "$r" "$out" >&3

@@ -521,7 +521,7 @@ int report_index(const struct history *h, bool json)
 		json_kint(&j, "schema_version", SCHEMA_VERSION);
 		json_kstr(&j, "path", h->ix_saved || h->ix_state == INDEX_FRESH ? h->ix_path : NULL);
 		json_kstr(&j, "state", index_states[h->ix_state]);
-		json_kint(&j, "commits", ix->ncommits);
+		json_kint(&j, "commits", ix->dag.nr);
 		json_kint(&j, "tags", ix->ntags);
 		json_kint(&j, "releases", (long long)h->tags.nreleases);
 		json_kint(&j, "bytes", (long long)ix->size);
@@ -533,7 +533,7 @@ int report_index(const struct history *h, bool json)
 	printf("release index: %s%s\n", h->ix_path,
 	       h->ix_saved || h->ix_state == INDEX_FRESH ? "" : " (not saved)");
 	printf("  state:     %s\n", index_states[h->ix_state]);
-	printf("  commits:   %u\n", ix->ncommits);
+	printf("  commits:   %u\n", ix->dag.nr);
 	printf("  tags:      %u (%zu releases)\n", ix->ntags, h->tags.nreleases);
 	printf("  size:      %.1f %s\n", ix->size < 1000000 ? (double)ix->size / 1e3 :
 	       (double)ix->size / 1e6, ix->size < 1000000 ? "kB" : "MB");

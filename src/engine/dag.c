@@ -84,6 +84,19 @@ void dag_borrow(struct dag *dag, const struct dag_arrays *a)
 	memset(dag->loaded, 1, a->nr);
 }
 
+void dag_arrays(const struct dag *dag, struct dag_arrays *a)
+{
+	a->nr = dag->nr;
+	a->oids = dag->oids;
+	a->dates = dag->dates;
+	a->par_off = dag->par_off;
+	a->par_nr = dag->par_nr;
+	a->parents = dag->parents;
+	a->nparents = dag->parents_nr;
+	a->slots = dag->slots;
+	a->nslots = dag->nslots;
+}
+
 static void *copy_of(const void *p, size_t n, size_t alloc, size_t elem)
 {
 	void *q = xmalloc(alloc * elem + 1);

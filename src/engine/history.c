@@ -121,23 +121,6 @@ static enum tag_change compare_tags(const struct tag_table *t, const struct reli
 	return t->nr == ix->ntags ? TAGS_SAME : TAGS_GROWN;
 }
 
-/* Start the DAG as the index's, copying nothing. */
-static void borrow_dag(struct history *h, const struct relindex *ix)
-{
-	struct dag_arrays a;
-
-	a.nr = ix->ncommits;
-	a.oids = ix->oids;
-	a.dates = ix->dates;
-	a.par_off = ix->par_off;
-	a.par_nr = ix->par_nr;
-	a.parents = ix->parents;
-	a.nparents = ix->nparents;
-	a.slots = ix->slots;
-	a.nslots = ix->nslots;
-	dag_borrow(&h->dag, &a);
-}
-
 /* Answer from a fresh index: the tags peeled and the DAG, as it wrote them. */
 static void attach(struct history *h, const char *glob)
 {
@@ -147,8 +130,8 @@ static void attach(struct history *h, const char *glob)
 		h->tags.v[i].deref = h->ix.tags[i].deref;
 	}
 	tags_classify(&h->tags, glob);
-	borrow_dag(h, &h->ix);
-	h->tag_commits = h->ix.ncommits;
+	dag_borrow(&h->dag, &h->ix.dag);
+	h->tag_commits = h->ix.dag.nr;
 	h->have_ix = true;
 	h->ix_state = INDEX_FRESH;
 }
@@ -214,7 +197,7 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 			/* walk only what is new: the DAG starts as the index's */
 			h->old_ix = h->ix;
 			memset(&h->ix, 0, sizeof(h->ix));
-			borrow_dag(h, &h->old_ix);
+			dag_borrow(&h->dag, &h->old_ix.dag);
 			state = INDEX_EXTENDED;
 		} else {
 			if (change == TAGS_CHANGED)

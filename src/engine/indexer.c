@@ -206,15 +206,7 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	first = indexer_first_releases(dag, t);
 	tag_records(&d, t, ivl, &recs, &ivs, &pool);
 
-	d.ncommits = dag->nr;
-	d.oids = dag->oids;
-	d.dates = dag->dates;
-	d.par_off = dag->par_off;
-	d.par_nr = dag->par_nr;
-	d.parents = dag->parents;
-	d.nparents = (uint32_t)dag->parents_nr;
-	d.slots = dag->slots;
-	d.nslots = (uint32_t)dag->nslots;
+	dag_arrays(dag, &d.dag);
 	d.min_desc = min_desc;
 	d.first = first;
 	d.names = names;

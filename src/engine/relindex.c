@@ -92,18 +92,18 @@ static const char *string_section(const struct header *h, const unsigned char *m
 /* Every index in range: a valid file can never make a reader stray. */
 static bool check_links(const struct relindex *ix, uint64_t pool_len)
 {
-	uint32_t n = ix->ncommits;
+	uint32_t n = ix->dag.nr;
 
 	for (uint32_t i = 0; i < n; i++) {
-		if (ix->par_off[i] > ix->nparents || ix->par_nr[i] > ix->nparents - ix->par_off[i] ||
+		if (ix->dag.par_off[i] > ix->dag.nparents || ix->dag.par_nr[i] > ix->dag.nparents - ix->dag.par_off[i] ||
 		    ix->names[i].seg >= ix->nsegs || (ix->first[i] >= ix->ntags && ix->first[i] != UINT32_MAX))
 			return false;
 	}
-	for (uint32_t i = 0; i < ix->nparents; i++)
-		if (ix->parents[i] >= n)
+	for (uint32_t i = 0; i < ix->dag.nparents; i++)
+		if (ix->dag.parents[i] >= n)
 			return false;
-	for (uint32_t i = 0, used = 0; i < ix->nslots; i++)
-		if (ix->slots[i] > n || (ix->slots[i] && ++used > n))
+	for (uint32_t i = 0, used = 0; i < ix->dag.nslots; i++)
+		if (ix->dag.slots[i] > n || (ix->dag.slots[i] && ++used > n))
 			return false;   /* an empty slot must end every probe */
 	for (uint32_t i = 1; i < ix->nsegs; i++)
 		if (ix->segs[i].prev >= i || ix->segs[i].tip >= ix->ntags)
@@ -141,30 +141,30 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	if (h.checksum != file_checksum(map, size))
 		return *why = "checksum mismatch (damaged)", false;
 	n = h.ncommits;
-	ix->ncommits = h.ncommits;
+	ix->dag.nr = h.ncommits;
 	ix->ntags = h.ntags;
-	ix->nparents = h.nparents;
+	ix->dag.nparents = h.nparents;
 	ix->nsegs = h.nsegs;
-	ix->nslots = h.nslots;
+	ix->dag.nslots = h.nslots;
 	ix->nivs = h.nivs;
 	ix->build_msec = h.build_msec;
 	ix->ident = string_section(&h, map, S_IDENT);
 	ix->glob = string_section(&h, map, S_GLOB);
 	ix->pool = string_section(&h, map, S_POOL);
-	ix->oids = section(&h, map, S_OIDS, n, sizeof(git_oid));
-	ix->dates = section(&h, map, S_DATES, n, sizeof(int64_t));
-	ix->par_off = section(&h, map, S_PAR_OFF, n, sizeof(uint32_t));
-	ix->par_nr = section(&h, map, S_PAR_NR, n, sizeof(uint16_t));
-	ix->parents = section(&h, map, S_PARENTS, h.nparents, sizeof(uint32_t));
-	ix->slots = section(&h, map, S_SLOTS, h.nslots, sizeof(uint32_t));
+	ix->dag.oids = section(&h, map, S_OIDS, n, sizeof(git_oid));
+	ix->dag.dates = section(&h, map, S_DATES, n, sizeof(int64_t));
+	ix->dag.par_off = section(&h, map, S_PAR_OFF, n, sizeof(uint32_t));
+	ix->dag.par_nr = section(&h, map, S_PAR_NR, n, sizeof(uint16_t));
+	ix->dag.parents = section(&h, map, S_PARENTS, h.nparents, sizeof(uint32_t));
+	ix->dag.slots = section(&h, map, S_SLOTS, h.nslots, sizeof(uint32_t));
 	ix->min_desc = section(&h, map, S_MIN_DESC, n, sizeof(int64_t));
 	ix->first = section(&h, map, S_FIRST, n, sizeof(uint32_t));
 	ix->names = section(&h, map, S_NAMES, n, sizeof(struct relindex_name));
 	ix->segs = section(&h, map, S_SEGS, h.nsegs, sizeof(struct name_seg));
 	ix->tags = section(&h, map, S_TAGS, (uint64_t)h.ntags + 1, sizeof(struct relindex_tag));
 	ix->ivs = section(&h, map, S_IVS, h.nivs, sizeof(struct relindex_iv));
-	if (!ix->ident || !ix->glob || !ix->pool || !ix->oids || !ix->dates || !ix->par_off ||
-	    !ix->par_nr || !ix->parents || !ix->slots || !ix->min_desc || !ix->first ||
+	if (!ix->ident || !ix->glob || !ix->pool || !ix->dag.oids || !ix->dag.dates || !ix->dag.par_off ||
+	    !ix->dag.par_nr || !ix->dag.parents || !ix->dag.slots || !ix->min_desc || !ix->first ||
 	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !h.nsegs ||
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
 		return *why = "inconsistent header", false;
@@ -231,15 +231,15 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	struct { const void *p; uint64_t len; } src[S_NR] = {
 		[S_IDENT] = { d->ident, strlen(d->ident) + 1 },
 		[S_GLOB] = { d->glob, strlen(d->glob) + 1 },
-		[S_OIDS] = { d->oids, (uint64_t)d->ncommits * sizeof(git_oid) },
-		[S_DATES] = { d->dates, (uint64_t)d->ncommits * sizeof(int64_t) },
-		[S_PAR_OFF] = { d->par_off, (uint64_t)d->ncommits * sizeof(uint32_t) },
-		[S_PAR_NR] = { d->par_nr, (uint64_t)d->ncommits * sizeof(uint16_t) },
-		[S_PARENTS] = { d->parents, (uint64_t)d->nparents * sizeof(uint32_t) },
-		[S_SLOTS] = { d->slots, (uint64_t)d->nslots * sizeof(uint32_t) },
-		[S_MIN_DESC] = { d->min_desc, (uint64_t)d->ncommits * sizeof(int64_t) },
-		[S_FIRST] = { d->first, (uint64_t)d->ncommits * sizeof(uint32_t) },
-		[S_NAMES] = { d->names, (uint64_t)d->ncommits * sizeof(struct relindex_name) },
+		[S_OIDS] = { d->dag.oids, (uint64_t)d->dag.nr * sizeof(git_oid) },
+		[S_DATES] = { d->dag.dates, (uint64_t)d->dag.nr * sizeof(int64_t) },
+		[S_PAR_OFF] = { d->dag.par_off, (uint64_t)d->dag.nr * sizeof(uint32_t) },
+		[S_PAR_NR] = { d->dag.par_nr, (uint64_t)d->dag.nr * sizeof(uint16_t) },
+		[S_PARENTS] = { d->dag.parents, (uint64_t)d->dag.nparents * sizeof(uint32_t) },
+		[S_SLOTS] = { d->dag.slots, (uint64_t)d->dag.nslots * sizeof(uint32_t) },
+		[S_MIN_DESC] = { d->min_desc, (uint64_t)d->dag.nr * sizeof(int64_t) },
+		[S_FIRST] = { d->first, (uint64_t)d->dag.nr * sizeof(uint32_t) },
+		[S_NAMES] = { d->names, (uint64_t)d->dag.nr * sizeof(struct relindex_name) },
 		[S_SEGS] = { d->segs, (uint64_t)d->nsegs * sizeof(struct name_seg) },
 		[S_TAGS] = { d->tags, ((uint64_t)d->ntags + 1) * sizeof(struct relindex_tag) },
 		[S_IVS] = { d->ivs, (uint64_t)d->nivs * sizeof(struct relindex_iv) },
@@ -251,11 +251,11 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	const char *why;
 
 	memcpy(h.magic, MAGIC, 8);
-	h.ncommits = d->ncommits;
+	h.ncommits = d->dag.nr;
 	h.ntags = d->ntags;
-	h.nparents = d->nparents;
+	h.nparents = d->dag.nparents;
 	h.nsegs = d->nsegs;
-	h.nslots = d->nslots;
+	h.nslots = d->dag.nslots;
 	h.nivs = d->nivs;
 	h.build_msec = d->build_msec;
 	for (int s = 0; s < S_NR; s++) {

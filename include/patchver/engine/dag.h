@@ -71,6 +71,9 @@ struct dag_arrays {
  * loaded from the objects.
  */
 void dag_borrow(struct dag *dag, const struct dag_arrays *a);
+
+/* The DAG's own arrays, as a release index keeps them. */
+void dag_arrays(const struct dag *dag, struct dag_arrays *a);
 void dag_free(struct dag *dag);
 
 /* Room for n commits, so that loading them does not grow the tables step by step. */

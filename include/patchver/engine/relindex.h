@@ -42,20 +42,15 @@ struct relindex_tag {           /* every ref under refs/tags, refname order */
 
 /*
  * A validated index (mapped file or an image in memory).  Arrays hold
- * ncommits entries unless said otherwise.
+ * dag.nr entries unless said otherwise.
  */
 struct relindex {
 	void *map;
 	size_t size;
 	const char *ident;              /* the repository it describes */
 	const char *glob;               /* the release glob of first[] */
-	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs;
-	const git_oid *oids;
-	const int64_t *dates;
-	const uint32_t *par_off;
-	const uint16_t *par_nr;
-	const uint32_t *parents;        /* nparents */
-	const uint32_t *slots;          /* nslots: the DAG's oid hash table */
+	struct dag_arrays dag;          /* the commits: dag.nr of them */
+	uint32_t ntags, nsegs, nivs;
 	const int64_t *min_desc;        /* oldest date on the commit or a descendant */
 	const uint32_t *first;          /* first release (tag index), UINT32_MAX if none */
 	const struct relindex_name *names;
@@ -69,13 +64,8 @@ struct relindex {
 /* What an index holds, for writing one: the same arrays, owned elsewhere. */
 struct relindex_data {
 	const char *ident, *glob;
-	uint32_t ncommits, nparents, nsegs, nslots, ntags, nivs;
-	const git_oid *oids;
-	const int64_t *dates;
-	const uint32_t *par_off;
-	const uint16_t *par_nr;
-	const uint32_t *parents;
-	const uint32_t *slots;
+	struct dag_arrays dag;
+	uint32_t nsegs, ntags, nivs;
 	const int64_t *min_desc;
 	const uint32_t *first;
 	const struct relindex_name *names;
