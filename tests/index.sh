@@ -48,6 +48,55 @@ expect_contains "$("$PATCHVER" -C "$repo" --index)" "state:     fresh" "text sta
 check "warm index"
 expect_eq "$(cat "$tmp/err")" "" "warm index: silent"
 
+# the quick path (no libgit2): every answer it gives equals the normal path's,
+# and it declines only where it must: below clock skew without a commit-graph
+# (git's date cutoff), or where git has no name
+git -C "$repo" rev-list --tags | awk 'NR % 5 == 1' > "$tmp/sample"
+total=$(( $(wc -l < "$tmp/sample") * 3 ))
+quick_pass() {
+	quick=0
+	while read -r c; do
+		for m in --describe --name-rev --first-release; do
+			want=$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$c" 2>/dev/null)
+			got=$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" $m "$c" 2>"$tmp/err") &&
+				quick=$((quick + 1))
+			if [ -s "$tmp/err" ]; then
+				grep -qE "declined: ($1)$" "$tmp/err" || fail "quick path, $m $c: $(cat "$tmp/err")"
+			else
+				expect_eq "$got" "$want" "quick path, $m $c"
+			fi
+		done
+	done < "$tmp/sample"
+}
+quick_pass "a commit with clock skew below it|a commit without a name"
+[ $((quick * 2)) -ge "$total" ] && pass || fail "quick path answered only $quick of $total"
+git -C "$repo" commit-graph write --reachable 2>/dev/null
+quick_pass "a commit without a name"
+expect_eq "$quick" "$total" "quick path with a commit-graph: every answer"
+rm -f "$repo/objects/info/commit-graph"
+# a short name that must become tags/X (refs/X exists), and a loose tag
+t=$(git -C "$repo" name-rev --tags --name-only "$(head -1 "$tmp/sample")" | sed 's/[~^].*//')
+tagc="$t $(git -C "$repo" rev-parse "refs/tags/$t")"
+git -C "$repo" update-ref "refs/${tagc% *}" "${tagc#* }"
+git -C "$repo" update-ref "refs/tags/zz-loose" "$old_commit"
+"$PATCHVER" -C "$repo" --index > /dev/null 2>&1
+for c in $(head -40 "$tmp/sample"); do
+	printf '%s ' "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$c" 2>/dev/null ||
+		"$PATCHVER" -C "$repo" --no-index --name-rev "$c")"
+done > "$tmp/pv-q"
+for c in $(head -40 "$tmp/sample"); do printf '%s ' "$(git -C "$repo" name-rev --tags --name-only "$c")"; done > "$tmp/git-q"
+expect_files_same "$tmp/git-q" "$tmp/pv-q" "quick path with refs/X and a loose tag"
+expect_contains "$(cat "$tmp/pv-q")" "tags/" "quick path: tags/X names"
+git -C "$repo" update-ref -d "refs/${tagc% *}"
+git -C "$repo" update-ref -d "refs/tags/zz-loose"
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \
+	"declined: tags changed" "quick path: tags changed since the index"
+"$PATCHVER" -C "$repo" --index > /dev/null 2>&1
+expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" "$git_first_name" \
+	"quick path: the old commit"
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "${old_commit:0:12}" 2>&1)" \
+	"declined: a rev that is not a full commit id" "quick path: an abbreviated id goes the normal way"
+
 # damaged files: each noticed, rebuilt, answered right
 cp "$ix" "$tmp/good.idx"
 size=$(stat -c %s "$ix")
@@ -62,6 +111,11 @@ damage() {
 	esac
 }
 for kind in truncated empty flipped version garbage; do
+	damage $kind
+	# one query: the quick path declines, the normal one says so and rebuilds
+	out=$("$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>"$tmp/err")
+	expect_eq "$out" "$git_first_name" "$kind index: one query"
+	expect_contains "$(cat "$tmp/err")" "rebuilding" "$kind index: one query says so"
 	damage $kind
 	check "$kind index"
 	expect_contains "$(cat "$tmp/err")" "rebuilding" "$kind index: one line says so"

@@ -13,6 +13,7 @@
 #include "patchver/base/error.h"
 #include "patchver/engine/history.h"
 #include "patchver/lab/lab.h"
+#include "patchver/engine/quick.h"
 #include "patchver/cli/report.h"
 #include "patchver/cli/triage_report.h"
 #include "patchver/lab/verify.h"
@@ -85,6 +86,37 @@ static enum history_index index_mode(void)
 	    opt.bisect_boot)
 		return HISTORY_INDEX_REFRESH;
 	return HISTORY_INDEX_USE;
+}
+
+/*
+ * --describe, --name-rev and --first-release of full ids answer from a
+ * fresh release index before libgit2 starts, when the quick path is sure.
+ * PATCHVER_QUICK=off skips it; =require makes a decline an error (tests).
+ */
+static bool try_quick(const char **revs, size_t nrevs, enum report_mode mode,
+		      const char *glob, int *ret)
+{
+	const char *env = getenv("PATCHVER_QUICK"), *why = NULL;
+	struct sbuf out = SBUF_INIT;
+	enum quick_mode qm = mode == REPORT_DESCRIBE ? QUICK_DESCRIBE :
+			     mode == REPORT_NAME_REV ? QUICK_NAME_REV : QUICK_FIRST_RELEASE;
+	bool require = env && !strcmp(env, "require");
+
+	if ((env && !strcmp(env, "off")) || !nrevs || opt.json || opt.use_stdin || opt.no_index ||
+	    opt.index || opt.match || (mode != REPORT_DESCRIBE && mode != REPORT_NAME_REV &&
+				       mode != REPORT_FIRST))
+		return false;
+	if (quick_answer(opt.dir, qm, glob, revs, nrevs, &out, &why) == 0) {
+		fwrite(out.buf, 1, out.len, stdout);
+		sbuf_free(&out);
+		*ret = EXIT_OK;
+		return true;
+	}
+	sbuf_free(&out);
+	if (!require)
+		return false;
+	*ret = error(EXIT_INTERNAL, "quick path declined: %s", why ? why : "?");
+	return true;
 }
 
 /* --evidence message|blame|all into opt.evidence_mode */
@@ -475,6 +507,8 @@ int main(int argc, const char **argv)
 	hopts.lazy_ok = (ropts.mode == REPORT_DESCRIBE || ropts.mode == REPORT_NAME_REV) &&
 			!opt.use_stdin && nrevs <= LAZY_REVS && hopts.index <= HISTORY_INDEX_USE;
 
+	if (try_quick(revs, nrevs, ropts.mode, hopts.release_glob, &ret))
+		goto out_ctx;
 	git_libgit2_init();
 	if ((ret = history_open(&h, &hopts)) == 0) {
 		if (!h.tags.nr)

@@ -138,7 +138,7 @@ static void open_chain(struct cgraph *g, const char *objdir)
  * The graph of objdir, else of its alternates in order, as git's
  * prepare_commit_graph() takes the first object directory that has one.
  */
-static void open_objdir(struct cgraph *g, const char *objdir, int depth)
+static void open_objdir_at(struct cgraph *g, const char *objdir, int depth)
 {
 	char path[2200], line[2048];
 	FILE *f;
@@ -158,9 +158,15 @@ static void open_objdir(struct cgraph *g, const char *objdir, int depth)
 			snprintf(path, sizeof(path), "%s", line);
 		else
 			snprintf(path, sizeof(path), "%s/%s", objdir, line);
-		open_objdir(g, path, depth + 1);
+		open_objdir_at(g, path, depth + 1);
 	}
 	fclose(f);
+}
+
+void cgraph_open_objdir(struct cgraph *g, const char *objdir)
+{
+	memset(g, 0, sizeof(*g));
+	open_objdir_at(g, objdir, 0);
 }
 
 int cgraph_open(struct cgraph *g, git_repository *repo)
@@ -180,7 +186,7 @@ int cgraph_open(struct cgraph *g, git_repository *repo)
 	if (!enabled || git_repository_is_shallow(repo) == 1)
 		return 0;
 	snprintf(objdir, sizeof(objdir), "%sobjects", git_repository_commondir(repo));
-	open_objdir(g, objdir, 0);
+	open_objdir_at(g, objdir, 0);
 	return 0;
 }
 

@@ -14,20 +14,12 @@
 #include "patchver/engine/dag.h"
 #include "patchver/base/util.h"
 
-static size_t slot_of(const git_oid *oid, size_t nslots)
-{
-	uint64_t h;
-
-	memcpy(&h, oid->id, sizeof(h));
-	return (size_t)h & (nslots - 1);
-}
-
 static void rehash(struct dag *dag, size_t nslots)
 {
 	uint32_t *slots = xcalloc(nslots, sizeof(*slots));
 
 	for (uint32_t i = 0; i < dag->nr; i++) {
-		size_t s = slot_of(&dag->oids[i], nslots);
+		size_t s = dag_slot_of(dag->oids[i].id, nslots);
 		while (slots[s])
 			s = (s + 1) & (nslots - 1);
 		slots[s] = i + 1;
@@ -153,7 +145,7 @@ void dag_free(struct dag *dag)
 
 uint32_t dag_find(const struct dag *dag, const git_oid *oid)
 {
-	size_t s = slot_of(oid, dag->nslots);
+	size_t s = dag_slot_of(oid->id, dag->nslots);
 
 	while (dag->slots[s]) {
 		uint32_t i = dag->slots[s] - 1;
@@ -210,7 +202,7 @@ uint32_t dag_intern(struct dag *dag, const git_oid *oid)
 	dag->par_off[i] = 0;
 	dag->par_nr[i] = 0;
 	dag->loaded[i] = false;
-	s = slot_of(oid, dag->nslots);
+	s = dag_slot_of(oid->id, dag->nslots);
 	while (dag->slots[s])
 		s = (s + 1) & (dag->nslots - 1);
 	dag->slots[s] = i + 1;

@@ -146,18 +146,6 @@ static char *index_ident(git_repository *repo)
 	return ident;
 }
 
-static char *index_path(const char *ident)
-{
-	char *root = cachedir_root(), *path, hex[17];
-	git_oid id;
-
-	git_odb_hash(&id, ident, strlen(ident), GIT_OBJECT_BLOB);
-	git_oid_tostr(hex, sizeof(hex), &id);
-	path = xstrfmt("%s/index/%s.idx", root, hex);
-	free(root);
-	return path;
-}
-
 /* Compute the index from the loaded DAG, keep it for the answers, save it. */
 static void build_index(struct history *h, const char *ident, const char *glob,
 			enum history_index_state state)
@@ -184,8 +172,8 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 	enum relindex_status st;
 	int ret;
 
-	h->ix_path = index_path(ident);
-	st = relindex_open(&h->ix, h->ix_path, ident, why, sizeof(why));
+	h->ix_path = relindex_path(ident);
+	st = relindex_open(&h->ix, h->ix_path, ident, false, why, sizeof(why));
 	if (st == RELINDEX_OK) {
 		enum tag_change change = compare_tags(&h->tags, &h->ix);
 		if (change == TAGS_SAME && opts->index != HISTORY_INDEX_REFRESH) {

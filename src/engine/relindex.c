@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/relindex.h"
@@ -18,6 +19,8 @@
 
 #define MAGIC "PVRELIX\n"
 #define ENDIAN_MARK 0x01020304u
+#define BLOCK_SHIFT 16              /* the body is checked in 64 KiB blocks */
+#define BLOCK (1u << BLOCK_SHIFT)
 
 enum section {
 	S_IDENT, S_GLOB, S_OIDS, S_DATES, S_PAR_OFF, S_PAR_NR, S_PARENTS, S_SLOTS,
@@ -28,7 +31,8 @@ struct header {
 	char magic[8];
 	uint32_t version, endian;
 	uint64_t size;
-	uint64_t checksum;              /* of the whole file, this field zero */
+	uint64_t checksum;              /* of this header (the field zero) and the block sums */
+	uint32_t nblocks;               /* sums of the body's blocks follow the header */
 	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs;
 	int64_t build_msec;
 	struct { uint64_t off, len; } sect[S_NR];
@@ -56,15 +60,51 @@ static uint64_t checksum(const void *buf, size_t size)
 	return a ^ (b * 0x9e3779b97f4a7c15ull);
 }
 
-static uint64_t file_checksum(const unsigned char *map, size_t size)
+static size_t table_off(void)
+{
+	return (sizeof(struct header) + 7) & ~(size_t)7;
+}
+
+/* Where the body starts: after the header and one sum per block. */
+static size_t body_off(uint32_t nblocks)
+{
+	return table_off() + (size_t)nblocks * 8;
+}
+
+static uint64_t header_checksum(const unsigned char *map, uint32_t nblocks)
 {
 	struct header h;
-	uint64_t sum;
 
 	memcpy(&h, map, sizeof(h));
 	h.checksum = 0;
-	sum = checksum(&h, sizeof(h));
-	return sum ^ checksum(map + sizeof(h), size - sizeof(h)) * 31;
+	return checksum(&h, sizeof(h)) ^ checksum(map + table_off(), (size_t)nblocks * 8) * 31;
+}
+
+static uint64_t block_sum(const unsigned char *map, size_t size, uint32_t nblocks, uint32_t k)
+{
+	size_t start = body_off(nblocks) + (size_t)k * BLOCK;
+	size_t end = start + BLOCK < size ? start + BLOCK : size;
+
+	return checksum(map + start, end - start);
+}
+
+bool relindex_check(struct relindex *ix, const void *p, size_t len)
+{
+	const unsigned char *map = ix->map;
+	size_t base = body_off(ix->nblocks), off = (size_t)((const unsigned char *)p - map);
+	uint64_t want;
+
+	if (!ix->verified || !len)
+		return true;            /* checked whole when opened */
+	for (size_t k = (off - base) >> BLOCK_SHIFT; k <= (off + len - 1 - base) >> BLOCK_SHIFT; k++) {
+		if (ix->verified[k])
+			continue;
+		memcpy(&want, map + table_off() + k * 8, 8);
+		if (block_sum(map, ix->size, ix->nblocks, (uint32_t)k) != want)
+			return false;
+		ix->verified[k] = 1;
+	}
+	return true;
 }
 
 /* A section of n records of elem bytes, or NULL if the header lies. */
@@ -73,7 +113,7 @@ static const void *section(const struct header *h, const unsigned char *map,
 {
 	uint64_t off = h->sect[s].off, len = h->sect[s].len;
 
-	if (off % 8 || off < sizeof(*h) || off > h->size || len > h->size - off ||
+	if (off % 8 || off < body_off(h->nblocks) || off > h->size || len > h->size - off ||
 	    len != n * elem)
 		return NULL;
 	return map + off;
@@ -90,7 +130,25 @@ static const char *string_section(const struct header *h, const unsigned char *m
 }
 
 /* Every index in range: a valid file can never make a reader stray. */
-static bool check_links(const struct relindex *ix, uint64_t pool_len)
+static bool check_tag_links(const struct relindex *ix, uint64_t pool_len)
+{
+	uint32_t n = ix->dag.nr;
+
+	for (uint32_t t = 0; t < ix->ntags; t++) {
+		const struct relindex_tag *tag = &ix->tags[t];
+		if (tag->name_off >= pool_len || (tag->commit >= n && tag->commit != DAG_NONE) ||
+		    tag->iv_off > tag[1].iv_off)
+			return false;
+	}
+	if (ix->tags[ix->ntags].iv_off != ix->nivs)
+		return false;
+	for (uint32_t i = 0; i < ix->nivs; i++)
+		if (ix->ivs[i].lo >= ix->ivs[i].hi || ix->ivs[i].hi > n)
+			return false;
+	return true;
+}
+
+static bool check_links(const struct relindex *ix)
 {
 	uint32_t n = ix->dag.nr;
 
@@ -108,38 +166,38 @@ static bool check_links(const struct relindex *ix, uint64_t pool_len)
 	for (uint32_t i = 1; i < ix->nsegs; i++)
 		if (ix->segs[i].prev >= i || ix->segs[i].tip >= ix->ntags)
 			return false;
-	for (uint32_t t = 0; t < ix->ntags; t++) {
-		const struct relindex_tag *tag = &ix->tags[t];
-		if (tag->name_off >= pool_len || (tag->commit >= n && tag->commit != DAG_NONE) ||
-		    tag->iv_off > tag[1].iv_off)
-			return false;
-	}
-	if (ix->tags[ix->ntags].iv_off != ix->nivs)
-		return false;
-	for (uint32_t i = 0; i < ix->nivs; i++)
-		if (ix->ivs[i].lo >= ix->ivs[i].hi || ix->ivs[i].hi > n)
-			return false;
 	return true;
+}
+
+/* Check the blocks of a whole section, or the whole body. */
+static bool check_span(struct relindex *ix, const void *p, size_t len)
+{
+	return relindex_check(ix, p, len);
 }
 
 /* Point ix's arrays into map; false (and why) if anything is off. */
 static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
-		  const char *ident, const char **why)
+		  const char *ident, bool lazy, const char **why)
 {
 	struct header h;
 	uint64_t n;
 
-	if (size < sizeof(h))
+	if (size < table_off())
 		return *why = "truncated", false;
 	memcpy(&h, map, sizeof(h));
 	if (memcmp(h.magic, MAGIC, 8))
 		return *why = "not a patchver index", false;
 	if (h.version != RELINDEX_VERSION || h.endian != ENDIAN_MARK)
 		return *why = "another format version", false;
-	if (h.size != size)
+	if (h.size != size || size < body_off(h.nblocks) ||
+	    h.nblocks != (size - body_off(h.nblocks) + BLOCK - 1) / BLOCK)
 		return *why = "truncated", false;
-	if (h.checksum != file_checksum(map, size))
+	if (h.checksum != header_checksum(map, h.nblocks))
 		return *why = "checksum mismatch (damaged)", false;
+	ix->map = (void *)map;
+	ix->size = size;
+	ix->nblocks = h.nblocks;
+	ix->verified = xcalloc(h.nblocks + 1, 1);
 	n = h.ncommits;
 	ix->dag.nr = h.ncommits;
 	ix->ntags = h.ntags;
@@ -168,15 +226,27 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !h.nsegs ||
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
 		return *why = "inconsistent header", false;
+	/* the small sections at once; the rest as it is read, or all now */
+	if (!check_span(ix, ix->ident, h.sect[S_IDENT].len) ||
+	    !check_span(ix, ix->glob, h.sect[S_GLOB].len) ||
+	    !check_span(ix, ix->pool, h.sect[S_POOL].len) ||
+	    !check_span(ix, ix->tags, h.sect[S_TAGS].len) ||
+	    !check_span(ix, ix->ivs, h.sect[S_IVS].len) ||
+	    (!lazy && !check_span(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
+		return *why = "checksum mismatch (damaged)", false;
+	if (!lazy) {
+		free(ix->verified);
+		ix->verified = NULL;    /* all checked */
+	}
 	if (strcmp(ix->ident, ident))
 		return *why = "written for another repository", false;
-	if (!check_links(ix, h.sect[S_POOL].len))
+	if (!check_tag_links(ix, h.sect[S_POOL].len) || (!lazy && !check_links(ix)))
 		return *why = "inconsistent records", false;
 	return true;
 }
 
 enum relindex_status relindex_open(struct relindex *ix, const char *path,
-				   const char *ident, char *why, size_t whylen)
+				   const char *ident, bool lazy, char *why, size_t whylen)
 {
 	const char *reason = NULL;
 	struct stat st;
@@ -196,28 +266,27 @@ enum relindex_status relindex_open(struct relindex *ix, const char *path,
 		snprintf(why, whylen, "truncated");
 		return RELINDEX_BAD;
 	}
-	/* every page is read (the checksum): map them all in one go */
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		snprintf(why, whylen, "cannot map: %s", strerror(errno));
 		return RELINDEX_BAD;
 	}
-	if (!parse(ix, map, (size_t)st.st_size, ident, &reason)) {
-		munmap(map, (size_t)st.st_size);
-		memset(ix, 0, sizeof(*ix));
+	ix->map = map;
+	ix->size = (size_t)st.st_size;
+	if (!parse(ix, map, (size_t)st.st_size, ident, lazy, &reason)) {
+		relindex_close(ix);
 		snprintf(why, whylen, "%s", reason);
 		return RELINDEX_BAD;
 	}
-	ix->map = map;
-	ix->size = (size_t)st.st_size;
 	return RELINDEX_OK;
 }
 
 void relindex_close(struct relindex *ix)
 {
-	if (ix->map)
+	if (ix->map && ix->size)
 		munmap(ix->map, ix->size);
+	free(ix->verified);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -246,7 +315,7 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 		[S_POOL] = { d->pool, d->pool_size },
 	};
 	struct header h = { .version = RELINDEX_VERSION, .endian = ENDIAN_MARK };
-	uint64_t off = align8(sizeof(h));
+	uint64_t off, body = 0;
 	unsigned char *map;
 	const char *why;
 
@@ -258,6 +327,10 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	h.nslots = d->dag.nslots;
 	h.nivs = d->nivs;
 	h.build_msec = d->build_msec;
+	for (int s = 0; s < S_NR; s++)
+		body += align8(src[s].len);
+	h.nblocks = (uint32_t)((body + BLOCK - 1) / BLOCK);
+	off = body_off(h.nblocks);
 	for (int s = 0; s < S_NR; s++) {
 		h.sect[s].off = off;
 		h.sect[s].len = src[s].len;
@@ -273,17 +346,31 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	for (int s = 0; s < S_NR; s++)
 		if (src[s].len)
 			memcpy(map + h.sect[s].off, src[s].p, (size_t)src[s].len);
+	for (uint32_t k = 0; k < h.nblocks; k++) {
+		uint64_t sum = block_sum(map, (size_t)off, h.nblocks, k);
+		memcpy(map + table_off() + (size_t)k * 8, &sum, 8);
+	}
 	memcpy(map, &h, sizeof(h));
-	h.checksum = file_checksum(map, (size_t)off);
+	h.checksum = header_checksum(map, h.nblocks);
 	memcpy(map, &h, sizeof(h));
 	memset(ix, 0, sizeof(*ix));
-	if (!parse(ix, map, (size_t)off, d->ident, &why)) {
+	if (!parse(ix, map, (size_t)off, d->ident, false, &why)) {
 		/* the writer's own arrays are wrong: a bug, never a user's input */
 		fprintf(stderr, "patchver: internal error: release index image: %s\n", why);
 		abort();
 	}
-	ix->map = map;
-	ix->size = (size_t)off;
+}
+
+char *relindex_path(const char *ident)
+{
+	char *root = cachedir_root(), *path;
+	uint64_t h = 0xcbf29ce484222325ull;     /* FNV-1a: a name, not a secret */
+
+	for (const unsigned char *p = (const unsigned char *)ident; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	path = xstrfmt("%s/index/%016llx.idx", root, (unsigned long long)h);
+	free(root);
+	return path;
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)

@@ -37,6 +37,9 @@ struct cgraph {
 int cgraph_open(struct cgraph *g, git_repository *repo);
 void cgraph_close(struct cgraph *g);
 
+/* The graph of an object directory or its alternates, config unread. */
+void cgraph_open_objdir(struct cgraph *g, const char *objdir);
+
 static inline bool cgraph_present(const struct cgraph *g) { return g->nfiles > 0; }
 
 /* How many commits the graph holds. */

@@ -51,6 +51,15 @@ struct dag {
 
 int dag_init(struct dag *dag, git_repository *repo);
 
+/* Where dag_find starts probing for oid in a table of nslots (a power of 2). */
+static inline size_t dag_slot_of(const unsigned char *oid, size_t nslots)
+{
+	uint64_t h;
+
+	__builtin_memcpy(&h, oid, sizeof(h));
+	return (size_t)h & (nslots - 1);
+}
+
 /* A loaded DAG as plain arrays (a release index holds one). */
 struct dag_arrays {
 	uint32_t nr;

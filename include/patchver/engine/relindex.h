@@ -47,6 +47,8 @@ struct relindex_tag {           /* every ref under refs/tags, refname order */
 struct relindex {
 	void *map;
 	size_t size;
+	uint32_t nblocks;
+	unsigned char *verified;        /* lazy: blocks checked so far; NULL: all */
 	const char *ident;              /* the repository it describes */
 	const char *glob;               /* the release glob of first[] */
 	struct dag_arrays dag;          /* the commits: dag.nr of them */
@@ -86,9 +88,18 @@ enum relindex_status {
 /*
  * Map and validate the index at path, written for the repository ident.
  * RELINDEX_BAD fills why (truncated, checksum, version, other repository).
+ * lazy: check the header and the small sections only; a reader then calls
+ * relindex_check() on each record before it trusts it (a query reads a few
+ * blocks of a file it would otherwise read whole).
  */
 enum relindex_status relindex_open(struct relindex *ix, const char *path,
-				   const char *ident, char *why, size_t whylen);
+				   const char *ident, bool lazy, char *why, size_t whylen);
+
+/* Where the index of the repository ident lives in the cache (caller frees). */
+char *relindex_path(const char *ident);
+
+/* Are the bytes [p, p + len) of a lazily opened index intact?  (Else: true.) */
+bool relindex_check(struct relindex *ix, const void *p, size_t len);
 
 /* The image of d in memory, validated as a file would be (ix owns it). */
 void relindex_from_data(struct relindex *ix, const struct relindex_data *d);
