@@ -19,7 +19,7 @@
 
 #define MAGIC "PVRELIX\n"
 #define ENDIAN_MARK 0x01020304u
-#define BLOCK_SHIFT 16              /* the body is checked in 64 KiB blocks */
+#define BLOCK_SHIFT 12              /* the body is checked in 4 KiB blocks */
 #define BLOCK (1u << BLOCK_SHIFT)
 
 enum section {
