@@ -63,32 +63,34 @@ static int decline(struct quick *q, const char *why)
 	return -1;
 }
 
+/* Is dir/name a directory (want_dir) or a regular file? */
+static bool has(const char *dir, const char *name, bool want_dir)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	bool yes = want_dir ? is_dir(path) : is_file(path);
+
+	free(path);
+	return yes;
+}
+
 /* The git directory as git finds it at dir, when the layout is a plain one. */
 static int find_gitdir(struct quick *q, const char *dir)
 {
-	char *dotgit = xstrfmt("%s/.git", dir), *path, *real;
+	char *dotgit = xstrfmt("%s/.git", dir);
 	const char *gd = is_dir(dotgit) ? dotgit : dir;
 	int ret = 0;
 
-	for (size_t i = 0; i < sizeof(repo_vars) / sizeof(*repo_vars); i++)
+	for (size_t i = 0; i < sizeof(repo_vars) / sizeof(*repo_vars) && !ret; i++)
 		if (getenv(repo_vars[i]))
-			return free(dotgit), decline(q, "a GIT_* variable that moves the repository");
-	path = xstrfmt("%s/objects", gd);
-	if (!is_dir(path) || (free(path), path = xstrfmt("%s/HEAD", gd), !is_file(path)))
+			ret = decline(q, "a GIT_* variable that moves the repository");
+	if (!ret && (!has(gd, "objects", true) || !has(gd, "HEAD", false)))
 		ret = decline(q, "not a plain repository directory");
-	free(path);
-	path = xstrfmt("%s/commondir", gd);
-	if (!ret && is_file(path))
+	if (!ret && has(gd, "commondir", false))
 		ret = decline(q, "a worktree");
-	free(path);
-	path = xstrfmt("%s/shallow", gd);
-	if (!ret && is_file(path))
+	if (!ret && has(gd, "shallow", false))
 		ret = decline(q, "a shallow clone");
-	free(path);
-	if (!ret && !(real = realpath(gd, NULL)))
+	if (!ret && !(q->gitdir = realpath(gd, NULL)))
 		ret = decline(q, "no real path");
-	if (!ret)
-		q->gitdir = real;
 	free(dotgit);
 	return ret;
 }
