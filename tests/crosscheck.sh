@@ -75,6 +75,16 @@ check_repo() {
 	grep -F -f "$tmp/one-revs" "$G-desc" | awk '$2 == 0' > "$tmp/git-one-desc"
 	expect_files_same "$tmp/git-one-nr" <(sort "$tmp/pv-one-nr") "$tag: name-rev, one rev per call"
 	expect_files_same "$tmp/git-one-desc" <(sort "$tmp/pv-one-desc") "$tag: describe, one rev per call"
+	[ -s "$G-releases" ] || release_tags "$repo" > "$G-releases"
+	[ -s "$G-first-all" ] || while read -r key t; do
+		git -C "$repo" rev-list "refs/tags/$t^{commit}" | sed "s/\$/ $key $t/"
+	done < "$G-releases" |
+		awk '{ if (!($1 in k) || $2 < k[$1]) { k[$1] = $2; t[$1] = $3 } }
+		     END { for (s in k) print s, t[s] }' | sort > "$G-first-all"
+	while read -r r; do printf '%s %s\n' "$r" "$(pv -C "$repo" --first-release "$r")"; done \
+		< "$tmp/one-revs" | awk '$2 != "none"' | sort > "$tmp/pv-one-first"
+	sort "$tmp/one-revs" | join - "$G-first-all" > "$tmp/git-one-first"
+	expect_files_same "$tmp/git-one-first" "$tmp/pv-one-first" "$tag: first release, one rev per call"
 
 	# annotate-stdin over every commit, and over text with shas inside
 	{ cat "$tmp/all"; git -C "$repo" log --all --format='* %H (%P) %s' | head -3000;

@@ -73,6 +73,24 @@ quick_pass "a commit with clock skew below it|a commit without a name"
 git -C "$repo" commit-graph write --reachable 2>/dev/null
 quick_pass "a commit without a name"
 expect_eq "$quick" "$total" "quick path with a commit-graph: every answer"
+
+# no index: with a commit-graph holding every tag, containment walks the graph;
+# a tag the graph lacks makes the run load the history instead; both as the index says
+for state in all-in-graph new-tag-outside; do
+	if [ $state = new-tag-outside ]; then
+		late=$(git -C "$repo" commit-tree -p "$old_commit" -m late "$(git -C "$repo" rev-parse "$old_commit^{tree}")")
+		git -C "$repo" tag v9.9 "$late"
+	fi
+	"$PATCHVER" -C "$repo" --index > /dev/null 2>&1
+	for c in $(head -12 "$tmp/sample") "$old_commit"; do
+		for m in --first-release --tags-containing --describe; do
+			expect_eq "$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$c" 2>&1)" \
+				"$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" $m "$c" 2>&1)" "no index, $state: $m $c"
+		done
+	done
+done
+git -C "$repo" tag -d v9.9 > /dev/null
+"$PATCHVER" -C "$repo" --index > /dev/null 2>&1
 rm -f "$repo/objects/info/commit-graph"
 # a short name that must become tags/X (refs/X exists), and a loose tag
 t=$(git -C "$repo" name-rev --tags --name-only "$(head -1 "$tmp/sample")" | sed 's/[~^].*//')

@@ -504,8 +504,10 @@ int main(int argc, const char **argv)
 	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
 	hopts.index = index_mode();
 	/* a few names: git's cut walk reads less than the whole history */
-	hopts.lazy_ok = (ropts.mode == REPORT_DESCRIBE || ropts.mode == REPORT_NAME_REV) &&
-			!opt.use_stdin && nrevs <= LAZY_REVS && hopts.index <= HISTORY_INDEX_USE;
+	hopts.lazy_ok = !opt.use_stdin && nrevs <= LAZY_REVS && hopts.index <= HISTORY_INDEX_USE &&
+			!opt.triage && !opt.patch && !opt.patch_id && !opt.verify_boot &&
+			!opt.bisect_boot && !opt.audit && !opt.index;
+	hopts.lazy_contain = ropts.mode != REPORT_DESCRIBE && ropts.mode != REPORT_NAME_REV;
 
 	if (try_quick(revs, nrevs, ropts.mode, hopts.release_glob, &ret))
 		goto out_ctx;

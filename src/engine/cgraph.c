@@ -238,6 +238,150 @@ bool cgraph_contains(const struct cgraph *g, const git_oid *oid)
 	return false;
 }
 
+uint32_t cgraph_pos(const struct cgraph *g, const git_oid *oid)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		uint32_t at = g->files[i].cdat ? file_find(&g->files[i], oid) : UINT32_MAX;
+		if (at != UINT32_MAX)
+			return g->files[i].base + at;
+	}
+	return UINT32_MAX;
+}
+
+/* CDAT of a chain-wide position, and the file it is in; NULL if none. */
+static const unsigned char *entry_at(const struct cgraph *g, uint32_t pos,
+				     const struct cgraph_file **file)
+{
+	for (size_t i = 0; i < g->nfiles; i++) {
+		const struct cgraph_file *f = &g->files[i];
+		if (f->cdat && pos >= f->base && pos < f->base + f->nr) {
+			*file = f;
+			return f->cdat + (size_t)(pos - f->base) * CDAT_WIDTH;
+		}
+	}
+	return NULL;
+}
+
+/* The parents of pos (positions), up to max; -1 when the graph is damaged. */
+static int parents_at(const struct cgraph *g, uint32_t pos, uint32_t *out, size_t max,
+		      uint32_t *level)
+{
+	const struct cgraph_file *f;
+	const unsigned char *e = entry_at(g, pos, &f);
+	uint32_t p1, p2;
+	size_t n = 0;
+
+	if (!e)
+		return -1;
+	p1 = be32(e + GIT_OID_RAWSZ);
+	p2 = be32(e + GIT_OID_RAWSZ + 4);
+	*level = be32(e + GIT_OID_RAWSZ + 8) >> 2;
+	if (p1 != NO_PARENT && n < max)
+		out[n++] = p1;
+	if (p2 == NO_PARENT)
+		return (int)n;
+	if (!(p2 & EXTRA_EDGES)) {
+		if (n < max)
+			out[n++] = p2;
+		return (int)n;
+	}
+	for (size_t k = p2 & ~EXTRA_EDGES; f->edges && k < f->nedges; k++) {
+		uint32_t edge = be32(f->edges + k * 4);
+		if (n == max)
+			return -1;
+		out[n++] = edge & ~EXTRA_EDGES;
+		if (edge & EXTRA_EDGES)
+			return (int)n;
+	}
+	return -1;
+}
+
+enum { UNSEEN, OPEN, NO, YES };
+
+void cgraph_reach_init(struct cgraph_reach *r, const struct cgraph *g, uint32_t target)
+{
+	uint32_t parents[64];
+
+	memset(r, 0, sizeof(*r));
+	r->g = g;
+	r->target = target;
+	r->total = (uint32_t)cgraph_commits(g);
+	r->state = xcalloc((size_t)r->total + 1, 1);
+	if (target >= r->total || parents_at(g, target, parents, 64, &r->level) < 0)
+		r->broken = true;
+}
+
+void cgraph_reach_free(struct cgraph_reach *r)
+{
+	free(r->state);
+	free(r->stack);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Expand v: its fate if known now (NO, YES), else OPEN with its parents pushed. */
+static int expand(struct cgraph_reach *r, uint32_t v)
+{
+	uint32_t parents[64], level;
+	int np;
+
+	if (v == r->target)
+		return YES;
+	np = parents_at(r->g, v, parents, 64, &level);
+	if (np < 0)
+		return r->broken = true, NO;
+	/* descendants of the target have higher levels: nothing at or below it can be one */
+	if (level <= r->level)
+		return NO;
+	for (int k = 0; k < np; k++) {
+		if (parents[k] >= r->total)
+			return r->broken = true, NO;
+		if (r->state[parents[k]] != UNSEEN)
+			continue;
+		r->stack = xgrow(r->stack, &r->alloc, r->nstack + 1, sizeof(*r->stack));
+		r->stack[r->nstack++] = parents[k];
+	}
+	return OPEN;
+}
+
+/* An expanded commit's fate: YES when a parent has the target. */
+static int settle(struct cgraph_reach *r, uint32_t v)
+{
+	uint32_t parents[64], level;
+	int np = parents_at(r->g, v, parents, 64, &level);
+
+	for (int k = 0; k < np; k++)
+		if (r->state[parents[k]] == YES)
+			return YES;
+	return NO;
+}
+
+int cgraph_reaches(struct cgraph_reach *r, uint32_t from)
+{
+	if (r->broken || from >= r->total)
+		return -1;
+	if (r->state[from] == UNSEEN) {
+		r->stack = xgrow(r->stack, &r->alloc, r->nstack + 1, sizeof(*r->stack));
+		r->stack[r->nstack++] = from;
+	}
+	/* depth first; each commit is expanded once, settled once, over all calls */
+	while (r->nstack) {
+		uint32_t v = r->stack[r->nstack - 1];
+
+		if (r->state[v] == UNSEEN) {
+			r->state[v] = (uint8_t)expand(r, v);
+			if (r->state[v] != OPEN)
+				r->nstack--;
+		} else {
+			if (r->state[v] == OPEN)
+				r->state[v] = (uint8_t)settle(r, v);
+			r->nstack--;
+		}
+	}
+	if (r->broken)
+		return -1;
+	return r->state[from] == YES;
+}
+
 /* The commit at a chain-wide position. */
 static bool oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
 {

@@ -12,6 +12,7 @@ void contain_init(struct contain *c, struct history *h)
 {
 	memset(c, 0, sizeof(*c));
 	c->h = h;
+	c->reach_commit = DAG_NONE;
 }
 
 void contain_free(struct contain *c)
@@ -19,7 +20,49 @@ void contain_free(struct contain *c)
 	free(c->mark);
 	free(c->queue);
 	free(c->first_release);
+	cgraph_reach_free(&c->reach);
+	free(c->tag_pos);
 	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * A lazy history answers containment from git's commit-graph, which then
+ * holds every tag's commit (history_open makes sure).  A commit the graph
+ * lacks is in no tag: the graph holds every ancestor of what it holds.
+ */
+static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
+{
+	const struct history *h = c->h;
+	uint32_t pos;
+
+	if (c->reach_commit != commit) {
+		cgraph_reach_free(&c->reach);
+		pos = cgraph_pos(&h->graph, &h->dag.oids[commit]);
+		if (pos == UINT32_MAX)
+			return 0;
+		cgraph_reach_init(&c->reach, &h->graph, pos);
+		c->reach_commit = commit;
+	}
+	if (!c->tag_pos) {
+		c->tag_pos = xmalloc(h->tags.nr * sizeof(uint32_t) + 1);
+		for (size_t t = 0; t < h->tags.nr; t++)
+			c->tag_pos[t] = h->tags.v[t].commit == DAG_NONE ? UINT32_MAX :
+				cgraph_pos(&h->graph, &h->dag.oids[h->tags.v[t].commit]);
+	}
+	if (c->tag_pos[tag] == UINT32_MAX)
+		return 0;
+	return cgraph_reaches(&c->reach, c->tag_pos[tag]);
+}
+
+static uint32_t *graph_tags(struct contain *c, uint32_t commit, size_t *n)
+{
+	uint32_t *out = xmalloc(c->h->tags.nr * sizeof(uint32_t) + 1);
+
+	*n = 0;
+	for (uint32_t t = 0; t < c->h->tags.nr; t++)
+		if (graph_contains(c, t, commit) > 0)
+			out[(*n)++] = t;
+	return out;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -47,6 +90,8 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 	size_t nr = 0, alloc = 0;
 
 	*n = 0;
+	if (c->h->lazy)
+		return graph_tags(c, commit, n);
 	if (commit >= c->h->tag_commits)
 		return NULL;    /* no tag reaches it */
 	if (history_index(c->h))
@@ -93,6 +138,15 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 uint32_t contain_first_release(struct contain *c, uint32_t commit)
 {
 	const struct relindex *ix;
+	const struct tag_table *t = &c->h->tags;
+
+	if (c->h->lazy) {
+		/* releases in version order: the first that contains it */
+		for (size_t r = 0; r < t->nreleases; r++)
+			if (graph_contains(c, t->releases[r], commit) > 0)
+				return t->releases[r];
+		return UINT32_MAX;
+	}
 
 	if (commit >= c->h->tag_commits)
 		return UINT32_MAX;

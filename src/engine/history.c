@@ -87,8 +87,36 @@ int history_open_repo(git_repository **repo, const char *path)
 	return 0;
 }
 
+/* Does git's commit-graph hold the commit of every tag? */
+static bool graph_holds_tags(const struct history *h)
+{
+	if (!cgraph_present(&h->graph))
+		return false;
+	for (size_t i = 0; i < h->tags.nr; i++)
+		if (h->tags.v[i].commit != DAG_NONE &&
+		    !cgraph_contains(&h->graph, &h->dag.oids[h->tags.v[i].commit]))
+			return false;
+	return true;
+}
+
+/* A lazy start that must load it all after all: the tips are parsed, their parents not. */
+static int deepen(struct history *h)
+{
+	h->dag.lazy = h->lazy = false;
+	for (size_t i = 0; i < h->tags.nr; i++) {
+		uint32_t c = h->tags.v[i].commit;
+		unsigned np;
+
+		for (unsigned k = 0; c != DAG_NONE && (dag_parents(&h->dag, c, &np), k < np); k++)
+			if (dag_load(&h->dag, dag_parents(&h->dag, c, &np)[k]) < 0)
+				return error(EXIT_CORRUPT, "history of tag %s is broken: %s",
+					     h->tags.v[i].shortname, git_errmsg());
+	}
+	return 0;
+}
+
 /* Peel the tags read and load the history below them (or not: lazy). */
-static int load_objects(struct history *h, const char *glob, bool lazy)
+static int load_objects(struct history *h, const struct history_opts *opts, bool lazy)
 {
 	int ret;
 
@@ -97,8 +125,10 @@ static int load_objects(struct history *h, const char *glob, bool lazy)
 		dag_reserve(&h->dag, (uint32_t)cgraph_commits(&h->graph));
 	if ((ret = tags_peel(&h->tags, &h->dag)))
 		return ret;
-	tags_classify(&h->tags, glob);
-	h->tag_commits = lazy ? 0 : h->dag.nr;
+	if (lazy && opts->lazy_contain && !graph_holds_tags(h) && (ret = deepen(h)))
+		return ret;
+	tags_classify(&h->tags, opts->release_glob);
+	h->tag_commits = h->lazy ? 0 : h->dag.nr;
 	return 0;
 }
 
@@ -200,7 +230,7 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 	} else if (opts->index == HISTORY_INDEX_USE) {
 		state = INDEX_UNUSED;
 	}
-	if ((ret = load_objects(h, glob, state == INDEX_UNUSED && opts->lazy_ok &&
+	if ((ret = load_objects(h, opts, state == INDEX_UNUSED && opts->lazy_ok &&
 				     opts->index == HISTORY_INDEX_USE)))
 		goto out;
 	if (state != INDEX_UNUSED)
@@ -233,7 +263,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if (opts->index != HISTORY_INDEX_OFF && !shallow && h->tags.nr)
 		ret = open_indexed(h, opts);
 	else
-		ret = load_objects(h, opts->release_glob, opts->lazy_ok && !shallow);
+		ret = load_objects(h, opts, opts->lazy_ok && !shallow);
 	if (ret)
 		return ret;
 	if (shallow)

@@ -174,7 +174,7 @@ uint32_t rev_find_hex(struct dag *dag, const char *hex)
 		if (!git_odb_exists(dag->odb, &oid))
 			return DAG_NONE;
 		i = dag_intern(dag, &oid);
-		if (dag_load(dag, i) < 0) {
+		if ((dag->lazy ? dag_parse(dag, i) : dag_load(dag, i)) < 0) {
 			git_error_clear();
 			return DAG_NONE;
 		}

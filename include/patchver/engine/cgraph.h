@@ -63,6 +63,29 @@ bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
  */
 uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid);
 
+/* The commit's chain-wide position in the graph, UINT32_MAX when it lacks it. */
+uint32_t cgraph_pos(const struct cgraph *g, const git_oid *oid);
+
+/*
+ * "Does this commit contain the target?" over graph positions alone, as
+ * git's tag --contains walks: parents and levels from CDAT, no object and
+ * no hash table, cut at the target's level, every answer remembered, so
+ * asking it of every tag costs one walk of what lies above the target.
+ */
+struct cgraph_reach {
+	const struct cgraph *g;
+	uint32_t target, level, total;
+	unsigned char *state;       /* per position: unseen, open, no, yes */
+	uint32_t *stack;
+	size_t nstack, alloc;
+	bool broken;                /* the graph lies: callers must not trust it */
+};
+
+void cgraph_reach_init(struct cgraph_reach *r, const struct cgraph *g, uint32_t target);
+/* 1: from contains the target; 0: it does not; -1: the graph is damaged. */
+int cgraph_reaches(struct cgraph_reach *r, uint32_t from);
+void cgraph_reach_free(struct cgraph_reach *r);
+
 /*
  * git's changed-path Bloom filters (`git commit-graph write --changed-paths`):
  * which paths a commit's first-parent diff changed, as a filter that may

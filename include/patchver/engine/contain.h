@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patchver/engine/cgraph.h"
 #include "patchver/engine/history.h"
 
 /*
@@ -17,6 +18,10 @@ struct contain {
 	uint32_t epoch;
 	uint32_t *queue;
 	uint32_t *first_release;  /* bulk answer per commit, or NULL */
+	/* a lazy history: git's commit-graph answers, for one target at a time */
+	struct cgraph_reach reach;
+	uint32_t reach_commit;    /* whose walk reach holds, DAG_NONE if none */
+	uint32_t *tag_pos;        /* each tag's commit's graph position */
 };
 
 void contain_init(struct contain *c, struct history *h);

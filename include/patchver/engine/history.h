@@ -60,6 +60,12 @@ struct history_opts {
 	 * parse commits as git's cut walk reaches them, not the whole history.
 	 */
 	bool lazy_ok;
+	/*
+	 * With lazy_ok, the answers need containment (first release, tags):
+	 * lazy only when git's commit-graph holds every tag's commit, so that
+	 * walks over graph positions answer it.
+	 */
+	bool lazy_contain;
 };
 
 /*
