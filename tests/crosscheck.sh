@@ -75,6 +75,7 @@ check_repo() {
 	grep -F -f "$tmp/one-revs" "$G-desc" | awk '$2 == 0' > "$tmp/git-one-desc"
 	expect_files_same "$tmp/git-one-nr" <(sort "$tmp/pv-one-nr") "$tag: name-rev, one rev per call"
 	expect_files_same "$tmp/git-one-desc" <(sort "$tmp/pv-one-desc") "$tag: describe, one rev per call"
+	# first release: the minimum key over release tags whose history has the commit
 	[ -s "$G-releases" ] || release_tags "$repo" > "$G-releases"
 	[ -s "$G-first-all" ] || while read -r key t; do
 		git -C "$repo" rev-list "refs/tags/$t^{commit}" | sed "s/\$/ $key $t/"
@@ -93,13 +94,7 @@ check_repo() {
 	pv -C "$repo" --name-rev --stdin < "$tmp/text" > "$tmp/pv-ann"
 	expect_files_same "$G-ann" "$tmp/pv-ann" "$tag: --name-rev --stdin vs --annotate-stdin"
 
-	# first release: the minimum key over release tags whose history has the commit
-	[ -s "$G-releases" ] || release_tags "$repo" > "$G-releases"
-	[ -s "$G-first-all" ] || while read -r key t; do
-		git -C "$repo" rev-list "refs/tags/$t^{commit}" | sed "s/\$/ $key $t/"
-	done < "$G-releases" |
-		awk '{ if (!($1 in k) || $2 < k[$1]) { k[$1] = $2; t[$1] = $3 } }
-		     END { for (s in k) print s, t[s] }' | sort > "$G-first-all"
+	# first release (git's answers computed above, with the one-rev checks)
 	pv -C "$repo" $(cat "$tmp/revs") |
 		awk '/^[0-9a-f]+ / && !/^  / { n++ } /^  first release:/ { print $3 }' > "$tmp/pv-first.raw"
 	paste -d' ' "$tmp/revs" "$tmp/pv-first.raw" | awk '$2 != "none"' | sort > "$tmp/pv-first"
