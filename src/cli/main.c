@@ -76,14 +76,20 @@ static int pick_mode(enum report_mode *mode)
  * One query answers without building an index (building costs more than
  * the query); runs that read every commit anyway build it as they go.
  */
+/* The modes that read every commit (and its tree) whatever the index says. */
+static bool reads_everything(void)
+{
+	return opt.triage || opt.patch || opt.patch_id || opt.audit || opt.verify_boot ||
+	       opt.bisect_boot;
+}
+
 static enum history_index index_mode(void)
 {
 	if (opt.no_index)
 		return HISTORY_INDEX_OFF;
 	if (opt.index || opt.use_stdin)
 		return HISTORY_INDEX_BUILD;
-	if (opt.triage || opt.patch || opt.patch_id || opt.audit || opt.verify_boot ||
-	    opt.bisect_boot)
+	if (reads_everything())
 		return HISTORY_INDEX_REFRESH;
 	return HISTORY_INDEX_USE;
 }
@@ -504,9 +510,7 @@ int main(int argc, const char **argv)
 	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
 	hopts.index = index_mode();
 	/* a few names: git's cut walk reads less than the whole history */
-	hopts.lazy_ok = !opt.use_stdin && nrevs <= LAZY_REVS && hopts.index <= HISTORY_INDEX_USE &&
-			!opt.triage && !opt.patch && !opt.patch_id && !opt.verify_boot &&
-			!opt.bisect_boot && !opt.audit && !opt.index;
+	hopts.lazy_ok = !opt.use_stdin && !opt.index && !reads_everything() && nrevs <= LAZY_REVS;
 	hopts.lazy_contain = ropts.mode != REPORT_DESCRIBE && ropts.mode != REPORT_NAME_REV;
 
 	if (try_quick(revs, nrevs, ropts.mode, hopts.release_glob, &ret))

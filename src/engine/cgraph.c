@@ -262,7 +262,10 @@ static const unsigned char *entry_at(const struct cgraph *g, uint32_t pos,
 	return NULL;
 }
 
-/* The parents of pos (positions), up to max; -1 when the graph is damaged. */
+/*
+ * The parents of pos (chain-wide positions), at most max stored; returns
+ * how many it has (maybe more than max), -1 when the graph is damaged.
+ */
 static int parents_at(const struct cgraph *g, uint32_t pos, uint32_t *out, size_t max,
 		      uint32_t *level)
 {
@@ -276,20 +279,20 @@ static int parents_at(const struct cgraph *g, uint32_t pos, uint32_t *out, size_
 	p1 = be32(e + GIT_OID_RAWSZ);
 	p2 = be32(e + GIT_OID_RAWSZ + 4);
 	*level = be32(e + GIT_OID_RAWSZ + 8) >> 2;
-	if (p1 != NO_PARENT && n < max)
-		out[n++] = p1;
+	if (p1 != NO_PARENT && n++ < max)
+		out[n - 1] = p1;
 	if (p2 == NO_PARENT)
 		return (int)n;
 	if (!(p2 & EXTRA_EDGES)) {
-		if (n < max)
-			out[n++] = p2;
+		if (n++ < max)
+			out[n - 1] = p2;
 		return (int)n;
 	}
+	/* an octopus: its other parents are listed in EDGE, the last one flagged */
 	for (size_t k = p2 & ~EXTRA_EDGES; f->edges && k < f->nedges; k++) {
 		uint32_t edge = be32(f->edges + k * 4);
-		if (n == max)
-			return -1;
-		out[n++] = edge & ~EXTRA_EDGES;
+		if (n++ < max)
+			out[n - 1] = edge & ~EXTRA_EDGES;
 		if (edge & EXTRA_EDGES)
 			return (int)n;
 	}
@@ -327,7 +330,7 @@ static int expand(struct cgraph_reach *r, uint32_t v)
 	if (v == r->target)
 		return YES;
 	np = parents_at(r->g, v, parents, 64, &level);
-	if (np < 0)
+	if (np < 0 || np > 64)
 		return r->broken = true, NO;
 	/* descendants of the target have higher levels: nothing at or below it can be one */
 	if (level <= r->level)
@@ -396,64 +399,33 @@ static bool oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
 	return false;
 }
 
-static bool add_parent(const struct cgraph *g, uint32_t pos, git_oid *parents, size_t max,
-		       size_t *n)
-{
-	git_oid oid;
-
-	if (!oid_at(g, pos, &oid))
-		return false;
-	if (*n < max)
-		parents[*n] = oid;
-	(*n)++;
-	return true;
-}
-
 bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
 		   git_oid *parents, size_t max, size_t *nparents, int64_t *date)
 {
-	for (size_t i = 0; i < g->nfiles; i++) {
-		const struct cgraph_file *f = &g->files[i];
-		uint32_t at = f->cdat ? file_find(f, oid) : UINT32_MAX, p1, p2;
-		const unsigned char *e;
+	uint32_t pos = cgraph_pos(g, oid), ppos[64], level;
+	const struct cgraph_file *f;
+	const unsigned char *e = pos == UINT32_MAX ? NULL : entry_at(g, pos, &f);
+	int np = e ? parents_at(g, pos, ppos, 64, &level) : -1;
 
-		if (at == UINT32_MAX)
-			continue;
-		e = f->cdat + (size_t)at * CDAT_WIDTH;
-		memcpy(tree->id, e, GIT_OID_RAWSZ);
-		p1 = be32(e + GIT_OID_RAWSZ);
-		p2 = be32(e + GIT_OID_RAWSZ + 4);
-		*date = (int64_t)(be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
-		*nparents = 0;
-		if (p1 != NO_PARENT && !add_parent(g, p1, parents, max, nparents))
-			return false;
-		if (p2 == NO_PARENT)
-			return true;
-		if (!(p2 & EXTRA_EDGES))
-			return add_parent(g, p2, parents, max, nparents);
-		/* an octopus: its other parents are listed in EDGE, the last one flagged */
-		for (size_t k = p2 & ~EXTRA_EDGES; f->edges && k < f->nedges; k++) {
-			uint32_t edge = be32(f->edges + k * 4);
-			if (!add_parent(g, edge & ~EXTRA_EDGES, parents, max, nparents))
-				return false;
-			if (edge & EXTRA_EDGES)
-				return true;
-		}
+	if (np < 0)
 		return false;
+	memcpy(tree->id, e, GIT_OID_RAWSZ);
+	*date = (int64_t)(be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
+	*nparents = (size_t)np;
+	for (size_t k = 0; k < *nparents && k < max; k++) {
+		if (k == 64 || !oid_at(g, ppos[k], &parents[k]))
+			return false;
 	}
-	return false;
+	return true;
 }
 
 uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid)
 {
-	for (size_t i = 0; i < g->nfiles; i++) {
-		const struct cgraph_file *f = &g->files[i];
-		uint32_t at = f->cdat ? file_find(f, oid) : UINT32_MAX;
+	uint32_t pos = cgraph_pos(g, oid);
+	const struct cgraph_file *f;
+	const unsigned char *e = pos == UINT32_MAX ? NULL : entry_at(g, pos, &f);
 
-		if (at != UINT32_MAX)
-			return be32(f->cdat + (size_t)at * CDAT_WIDTH + GIT_OID_RAWSZ + 8) >> 2;
-	}
-	return UINT32_MAX;
+	return e ? be32(e + GIT_OID_RAWSZ + 8) >> 2 : UINT32_MAX;
 }
 
 /* git's murmur3_seeded (bloom.c, version 1 filters: chars are signed). */

@@ -156,10 +156,9 @@ uint32_t dag_find(const struct dag *dag, const git_oid *oid)
 	return DAG_NONE;
 }
 
-static void grow(struct dag *dag)
+/* Room for n commits in every per-commit array. */
+static void grow_to(struct dag *dag, uint32_t n)
 {
-	uint32_t n = dag->alloc ? dag->alloc * 2 : 4096;
-
 	dag->oids = xrealloc(dag->oids, n * sizeof(*dag->oids));
 	dag->dates = xrealloc(dag->dates, n * sizeof(*dag->dates));
 	dag->trees = xrealloc(dag->trees, n * sizeof(*dag->trees));
@@ -167,6 +166,11 @@ static void grow(struct dag *dag)
 	dag->par_nr = xrealloc(dag->par_nr, n * sizeof(*dag->par_nr));
 	dag->loaded = xrealloc(dag->loaded, n * sizeof(*dag->loaded));
 	dag->alloc = n;
+}
+
+static void grow(struct dag *dag)
+{
+	grow_to(dag, dag->alloc ? dag->alloc * 2 : 4096);
 }
 
 void dag_reserve(struct dag *dag, uint32_t n)
@@ -179,8 +183,7 @@ void dag_reserve(struct dag *dag, uint32_t n)
 		nslots *= 2;
 	if (nslots != dag->nslots)
 		rehash(dag, nslots);
-	dag->alloc = n / 2;   /* grow() doubles it: to n */
-	grow(dag);
+	grow_to(dag, n);
 }
 
 uint32_t dag_intern(struct dag *dag, const git_oid *oid)

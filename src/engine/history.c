@@ -2,7 +2,6 @@
  * Opening a repository and loading what every query needs.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,12 +104,17 @@ static int deepen(struct history *h)
 	h->dag.lazy = h->lazy = false;
 	for (size_t i = 0; i < h->tags.nr; i++) {
 		uint32_t c = h->tags.v[i].commit;
-		unsigned np;
+		unsigned np = 0;
 
-		for (unsigned k = 0; c != DAG_NONE && (dag_parents(&h->dag, c, &np), k < np); k++)
-			if (dag_load(&h->dag, dag_parents(&h->dag, c, &np)[k]) < 0)
+		if (c != DAG_NONE)
+			dag_parents(&h->dag, c, &np);
+		for (unsigned k = 0; k < np; k++) {
+			/* loading moves the parents array: look the parent up afresh */
+			uint32_t p = h->dag.parents[h->dag.par_off[c] + k];
+			if (dag_load(&h->dag, p) < 0)
 				return error(EXIT_CORRUPT, "history of tag %s is broken: %s",
 					     h->tags.v[i].shortname, git_errmsg());
+		}
 	}
 	return 0;
 }

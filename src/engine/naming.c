@@ -91,16 +91,16 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 {
 	const struct history *h = n->h;
 	struct dag *dag = (struct dag *)&h->dag;
-	const struct cgraph *graph = NULL;
-	uint32_t level = 0;
+	const struct cgraph *graph = &h->graph;
+	uint32_t level = cgraph_present(graph) ? cgraph_level(graph, &dag->oids[commit]) : UINT32_MAX;
 	int64_t cutoff = NAMEREV_NO_CUTOFF;
 	struct cut_walk *w;
 
-	if (cgraph_present(&h->graph) &&
-	    (level = cgraph_level(&h->graph, &dag->oids[commit])) != UINT32_MAX)
-		graph = &h->graph;
-	else
-		cutoff = namerev_cutoff_for(dag->dates[commit]), level = 0;
+	if (level == UINT32_MAX) {      /* not in the graph: git cuts by date */
+		graph = NULL;
+		level = 0;
+		cutoff = namerev_cutoff_for(dag->dates[commit]);
+	}
 	for (size_t i = 0; i < n->ncuts; i++)
 		if (n->cuts[i].cutoff == cutoff && n->cuts[i].level == level)
 			return namerev_name(&n->cuts[i].nr, commit, out);
@@ -122,26 +122,24 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
 {
 	const struct history *h = n->h;
-	int64_t cutoff;
+	bool in_graph;
+	int64_t min_desc = 0;
 
 	if (h->lazy)
 		return lazy_name(n, commit, out);
 	if (commit >= h->tag_commits)
 		return false;   /* not reachable from any tag */
-	if (cgraph_present(&h->graph) &&
-	    cgraph_contains(&h->graph, &h->dag.oids[commit]))
-		return naming_uncut_name(n, commit, out);
-	cutoff = namerev_cutoff_for(h->dag.dates[commit]);
-	if (n->ix) {
-		if (n->ix->min_desc[commit] >= cutoff)
-			return naming_uncut_name(n, commit, out);
-	} else {
+	in_graph = cgraph_present(&h->graph) && cgraph_contains(&h->graph, &h->dag.oids[commit]);
+	if (!in_graph && n->ix) {
+		min_desc = n->ix->min_desc[commit];
+	} else if (!in_graph) {
 		if (!n->min_desc_date)
 			n->min_desc_date = dag_min_desc_dates(&h->dag);
-		if (n->min_desc_date[commit] >= cutoff)
-			return naming_uncut_name(n, commit, out);
+		min_desc = n->min_desc_date[commit];
 	}
-	return namerev_name(cut_walk(n, cutoff), commit, out);
+	if (naming_uncut_is_gits(in_graph, h->dag.dates[commit], min_desc))
+		return naming_uncut_name(n, commit, out);
+	return namerev_name(cut_walk(n, namerev_cutoff_for(h->dag.dates[commit])), commit, out);
 }
 
 bool naming_exact(struct naming *n, const git_oid *object, struct sbuf *out)

@@ -11,6 +11,7 @@
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/namerev.h"
+#include "patchver/engine/naming.h"
 #include "patchver/engine/quick.h"
 #include "patchver/engine/relindex.h"
 #include "patchver/engine/tags.h"
@@ -325,9 +326,10 @@ static int name_of(struct quick *q, uint32_t c, struct sbuf *out)
 	    !relindex_check(ix, &ix->min_desc[c], sizeof(int64_t)) ||
 	    !relindex_check(ix, &ix->dag.dates[c], sizeof(int64_t)))
 		return decline(q, "a damaged index block");
-	/* clock skew below c: git's date cutoff may differ from the uncut walk */
-	if (ix->min_desc[c] < namerev_cutoff_for(ix->dag.dates[c]) &&
-	    !(cgraph_present(&q->graph) && cgraph_contains(&q->graph, &ix->dag.oids[c])))
+	/* clock skew below c and no graph: git's date cutoff may name it otherwise */
+	if (!naming_uncut_is_gits(cgraph_present(&q->graph) &&
+				  cgraph_contains(&q->graph, &ix->dag.oids[c]),
+				  ix->dag.dates[c], ix->min_desc[c]))
 		return decline(q, "a commit with clock skew below it");
 	if (!name->seg)
 		return 0;

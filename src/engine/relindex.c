@@ -169,11 +169,6 @@ static bool check_links(const struct relindex *ix)
 	return true;
 }
 
-/* Check the blocks of a whole section, or the whole body. */
-static bool check_span(struct relindex *ix, const void *p, size_t len)
-{
-	return relindex_check(ix, p, len);
-}
 
 /* Point ix's arrays into map; false (and why) if anything is off. */
 static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
@@ -227,12 +222,12 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
 		return *why = "inconsistent header", false;
 	/* the small sections at once; the rest as it is read, or all now */
-	if (!check_span(ix, ix->ident, h.sect[S_IDENT].len) ||
-	    !check_span(ix, ix->glob, h.sect[S_GLOB].len) ||
-	    !check_span(ix, ix->pool, h.sect[S_POOL].len) ||
-	    !check_span(ix, ix->tags, h.sect[S_TAGS].len) ||
-	    !check_span(ix, ix->ivs, h.sect[S_IVS].len) ||
-	    (!lazy && !check_span(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
+	if (!relindex_check(ix, ix->ident, h.sect[S_IDENT].len) ||
+	    !relindex_check(ix, ix->glob, h.sect[S_GLOB].len) ||
+	    !relindex_check(ix, ix->pool, h.sect[S_POOL].len) ||
+	    !relindex_check(ix, ix->tags, h.sect[S_TAGS].len) ||
+	    !relindex_check(ix, ix->ivs, h.sect[S_IVS].len) ||
+	    (!lazy && !relindex_check(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
 		return *why = "checksum mismatch (damaged)", false;
 	if (!lazy) {
 		free(ix->verified);
