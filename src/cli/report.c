@@ -126,6 +126,12 @@ static const char *tag_name(const struct reporter *r, uint32_t t)
 	return t == NONE ? NULL : r->h->tags.v[t].shortname;
 }
 
+/* tag_name for text: NONE is spelled "none", as JSON's null */
+static const char *tag_text(const struct reporter *r, uint32_t t)
+{
+	return t == NONE ? "none" : tag_name(r, t);
+}
+
 /* Calls fn for each run of releases of one series (mainline = stable 0). */
 typedef void (*series_fn)(struct reporter *r, const char *series,
 			  const uint32_t *tags, size_t n, void *data);
@@ -176,7 +182,7 @@ static void text_series(struct reporter *r, const char *series,
 		snprintf(label, sizeof(label), "mainline:");
 	printf("  %-14s", label);
 	for (size_t i = 0; i < n; i++)
-		printf(" %s", tag_name(r, tags[i]));
+		printf(" %s", tag_text(r, tags[i]));
 	putchar('\n');
 }
 
@@ -210,9 +216,9 @@ static void print_text(struct reporter *r, const struct answer *a)
 	if (a->first_release == NONE)
 		printf("  first release:  none (not yet released)\n");
 	else
-		printf("  first release:  %s\n", tag_name(r, a->first_release));
+		printf("  first release:  %s\n", tag_text(r, a->first_release));
 	printf("  first final:    %s\n",
-	       a->first_final == NONE ? "none" : tag_name(r, a->first_final));
+	       tag_text(r, a->first_final));
 	printf("  describe:       %s\n", a->has_describe ? sbuf_str((struct sbuf *)&a->describe) :
 	       "(none: no tag contains it)");
 	printf("  name-rev:       %s\n", a->has_name ? sbuf_str((struct sbuf *)&a->name) : "undefined");
@@ -224,8 +230,7 @@ static void print_text(struct reporter *r, const struct answer *a)
 		if (a->upstream == NONE)
 			printf(" (not in this repository)\n");
 		else
-			printf(" (first release %s)\n", a->upstream_first == NONE ?
-			       "none" : tag_name(r, a->upstream_first));
+			printf(" (first release %s)\n", tag_text(r, a->upstream_first));
 	}
 }
 
@@ -349,7 +354,7 @@ static bool emit(struct reporter *r, struct json *j, const struct answer *a)
 	} else if (m == REPORT_NAME_REV) {
 		printf("%s\n", a->has_name ? a->name.buf : "undefined");
 	} else if (m == REPORT_FIRST) {
-		printf("%s\n", a->first_release == NONE ? "none" : tag_name(r, a->first_release));
+		printf("%s\n", tag_text(r, a->first_release));
 	} else {
 		print_text(r, a);
 	}

@@ -116,20 +116,21 @@ static void add_file(struct cgraph *g, const char *path)
 
 static void open_chain(struct cgraph *g, const char *objdir)
 {
-	char path[2400], line[128];
+	char line[128], *path;
 	FILE *chain;
 
-	snprintf(path, sizeof(path), "%s/info/commit-graphs/commit-graph-chain", objdir);
+	path = xstrfmt("%s/info/commit-graphs/commit-graph-chain", objdir);
 	chain = fopen(path, "r");
+	free(path);
 	if (!chain)
 		return;
 	while (fgets(line, sizeof(line), chain)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!*line)
 			continue;
-		snprintf(path, sizeof(path), "%s/info/commit-graphs/graph-%s.graph",
-			 objdir, line);
+		path = xstrfmt("%s/info/commit-graphs/graph-%s.graph", objdir, line);
 		add_file(g, path);
+		free(path);
 	}
 	fclose(chain);
 }
@@ -140,25 +141,27 @@ static void open_chain(struct cgraph *g, const char *objdir)
  */
 static void open_objdir_at(struct cgraph *g, const char *objdir, int depth)
 {
-	char path[2200], line[2048];
+	char line[2048], *path;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/info/commit-graph", objdir);
+	/* paths on the heap: an alternate's path may be as long as a line */
+	path = xstrfmt("%s/info/commit-graph", objdir);
 	add_file(g, path);
+	free(path);
 	if (!g->nfiles)
 		open_chain(g, objdir);
-	snprintf(path, sizeof(path), "%s/info/alternates", objdir);
-	if (g->nfiles || depth >= 5 || !(f = fopen(path, "r")))
+	path = xstrfmt("%s/info/alternates", objdir);
+	f = g->nfiles || depth >= 5 ? NULL : fopen(path, "r");
+	free(path);
+	if (!f)
 		return;
 	while (!g->nfiles && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!*line || *line == '#')
 			continue;
-		if (*line == '/')
-			snprintf(path, sizeof(path), "%s", line);
-		else
-			snprintf(path, sizeof(path), "%s/%s", objdir, line);
+		path = *line == '/' ? xstrdup(line) : xstrfmt("%s/%s", objdir, line);
 		open_objdir_at(g, path, depth + 1);
+		free(path);
 	}
 	fclose(f);
 }

@@ -745,7 +745,7 @@ static void open_log(struct bb *b)
 
 static int run(struct bb *b)
 {
-	uint32_t good, good_tag, bad, bad_tag, fixed, fixed_tag;
+	uint32_t good, good_tag, bad, bad_tag, fixed = 0, fixed_tag = 0;
 	int ret;
 
 	if ((ret = resolve(b, b->o->good, &good, &good_tag)) ||
