@@ -143,9 +143,10 @@ def measure(repo, pv, listfile):
             s["none"] += not cands
             b = blame.get(fix, {})
             intro = [x["commit"]["commit"] for x in b.get("introducers", [])]
+            # patchver's candidates: every commit blame finds on the fix's
+            # lines (removed, beside or context), merges aside
             blamed = [e["target"]["commit"] for e in b.get("evidence", [])
-                      if e["kind"] == "blame" and e.get("target") and
-                      e["removed_lines"] + e["neighbour_lines"] > 0]
+                      if e["kind"] == "blame" and e.get("target") and not e.get("merge")]
             s["ptop"] += bool(intro) and intro[0] == culprit
             s["pinc"] += culprit in blamed
             s["pnone"] += not blamed

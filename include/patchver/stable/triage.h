@@ -30,7 +30,8 @@
  *              from the oldest one affected
  *
  * The first group (the headline) is the certain one, else the one whose
- * hunks remove most lines.
+ * likeliest introducer is likeliest: it owns most of the lines the fix
+ * removes or extends for its age (origin.c's likelihood()).
  */
 enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN };
 
@@ -63,6 +64,7 @@ struct triage_group {
 	size_t nintro;
 	uint32_t oldest, newest;    /* first releases the group's blame spans */
 	unsigned weight;            /* removed + beside lines of its hunks */
+	double likelihood;          /* of its likeliest introducer (blame groups) */
 	uint32_t *affected;         /* release tags, version order */
 	size_t naffected;
 	struct release_fit *fits;   /* one per affected release (headline only) */
