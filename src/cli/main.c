@@ -512,6 +512,7 @@ int main(int argc, const char **argv)
 	/* a few names: git's cut walk reads less than the whole history */
 	hopts.lazy_ok = !opt.use_stdin && !opt.index && !reads_everything() && nrevs <= LAZY_REVS;
 	hopts.lazy_contain = ropts.mode != REPORT_DESCRIBE && ropts.mode != REPORT_NAME_REV;
+	hopts.scan_pack = opt.audit;
 
 	if (try_quick(revs, nrevs, ropts.mode, hopts.release_glob, &ret))
 		goto out_ctx;

@@ -15,7 +15,7 @@
 #include "patchver/engine/indexer.h"
 #include "patchver/base/util.h"
 
-static void tune_libgit2(void)
+static void tune_libgit2(const struct history_opts *opts)
 {
 	/*
 	 * Objects are read once each: libgit2's object cache only costs
@@ -24,6 +24,15 @@ static void tune_libgit2(void)
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * An audit of v2.6.34..v2.6.35-rc1 on the 363 MB kernel pack: peak
+	 * RSS 365 MB with one window, 170 MB with these, for 8 s -> 11 s.
+	 * Set before the repository opens: a window once mapped stays so.
+	 */
+	if (opts->scan_pack) {
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)64 << 20);
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)256 << 20);
+	}
 }
 
 /* The mempack holds only what libgit2 wrote: nothing to list. */
@@ -251,7 +260,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	int ret;
 
 	memset(h, 0, sizeof(*h));
-	tune_libgit2();
+	tune_libgit2(opts);
 	if ((ret = history_open_repo(&h->repo, opts->path)))
 		return ret;
 	if (dag_init(&h->dag, h->repo) < 0)

@@ -66,6 +66,12 @@ struct history_opts {
 	 * walks over graph positions answer it.
 	 */
 	bool lazy_contain;
+	/*
+	 * Objects are read from all over the pack (an audit): map it in small
+	 * windows, a bounded total, instead of libgit2's one window of up to
+	 * 1 GiB that leaves a kernel's whole pack resident.
+	 */
+	bool scan_pack;
 };
 
 /*
