@@ -48,6 +48,17 @@ expect_contains "$("$PATCHVER" -C "$repo" --index)" "state:     fresh" "text sta
 check "warm index"
 expect_eq "$(cat "$tmp/err")" "" "warm index: silent"
 
+# runs that read every commit (trees too) take the DAG from a fresh index:
+# the same answers as without it, and the index stays as it was
+for c in $(git -C "$repo" rev-list --no-merges --tags | awk 'NR % 97 == 2' | head -3); do
+	expect_eq "$("$PATCHVER" -C "$repo" --triage "$c" 2>&1)" \
+		"$("$PATCHVER" -C "$repo" --no-index --triage "$c" 2>&1)" "triage $c from the index"
+	git -C "$repo" format-patch -1 --stdout "$c" > "$tmp/fix.patch"
+	expect_eq "$("$PATCHVER" -C "$repo" --patch "$tmp/fix.patch" 2>&1)" \
+		"$("$PATCHVER" -C "$repo" --no-index --patch "$tmp/fix.patch" 2>&1)" "--patch of $c from the index"
+done
+expect_eq "$(stat_of "$repo" state)" fresh "triage leaves the index fresh"
+
 # the quick path (no libgit2): every answer it gives equals the normal path's,
 # and it declines only where it must: below clock skew without a commit-graph
 # (git's date cutoff), or where git has no name

@@ -66,6 +66,7 @@ void dag_borrow(struct dag *dag, const struct dag_arrays *a)
 	dag->nr = dag->alloc = a->nr;
 	dag->oids = (git_oid *)a->oids;
 	dag->dates = (int64_t *)a->dates;
+	dag->trees = (git_oid *)a->trees;
 	dag->par_off = (uint32_t *)a->par_off;
 	dag->par_nr = (uint16_t *)a->par_nr;
 	dag->parents = (uint32_t *)a->parents;
@@ -81,6 +82,7 @@ void dag_arrays(const struct dag *dag, struct dag_arrays *a)
 	a->nr = dag->nr;
 	a->oids = dag->oids;
 	a->dates = dag->dates;
+	a->trees = dag->trees;
 	a->par_off = dag->par_off;
 	a->par_nr = dag->par_nr;
 	a->parents = dag->parents;
@@ -108,7 +110,7 @@ static void own(struct dag *dag)
 	dag->par_off = copy_of(dag->par_off, n, alloc, sizeof(*dag->par_off));
 	dag->par_nr = copy_of(dag->par_nr, n, alloc, sizeof(*dag->par_nr));
 	dag->loaded = xrealloc(dag->loaded, alloc);
-	dag->trees = xcalloc(alloc, sizeof(*dag->trees));
+	dag->trees = copy_of(dag->trees, n, alloc, sizeof(*dag->trees));
 	dag->parents_alloc = dag->parents_nr * 2 + 8192;
 	dag->parents = copy_of(dag->parents, dag->parents_nr, dag->parents_alloc,
 			       sizeof(*dag->parents));
@@ -123,6 +125,7 @@ void dag_free(struct dag *dag)
 	if (dag->borrowed) {
 		dag->oids = NULL;
 		dag->dates = NULL;
+		dag->trees = NULL;
 		dag->par_off = NULL;
 		dag->par_nr = NULL;
 		dag->parents = NULL;

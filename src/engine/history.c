@@ -219,7 +219,7 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 	st = relindex_open(&h->ix, h->ix_path, ident, false, why, sizeof(why));
 	if (st == RELINDEX_OK) {
 		enum tag_change change = compare_tags(&h->tags, &h->ix);
-		if (change == TAGS_SAME && opts->index != HISTORY_INDEX_REFRESH) {
+		if (change == TAGS_SAME) {
 			attach(h, glob);
 			ret = 0;
 			goto out;
@@ -231,11 +231,10 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 			dag_borrow(&h->dag, &h->old_ix.dag);
 			state = INDEX_EXTENDED;
 		} else {
-			if (change == TAGS_CHANGED)
-				fprintf(stderr, "patchver: release index: tags moved or deleted "
-					"since it was written; rebuilding\n");
+			fprintf(stderr, "patchver: release index: tags moved or deleted "
+				"since it was written; rebuilding\n");
 			relindex_close(&h->ix);
-			state = change == TAGS_SAME ? INDEX_UNUSED : INDEX_REBUILT;
+			state = INDEX_REBUILT;
 		}
 	} else if (st == RELINDEX_BAD) {
 		fprintf(stderr, "patchver: release index %s: %s; rebuilding\n", h->ix_path, why);

@@ -65,6 +65,7 @@ struct dag_arrays {
 	uint32_t nr;
 	const git_oid *oids;
 	const int64_t *dates;
+	const git_oid *trees;     /* root trees */
 	const uint32_t *par_off;
 	const uint16_t *par_nr;
 	const uint32_t *parents;
@@ -74,10 +75,9 @@ struct dag_arrays {
 };
 
 /*
- * Use a's arrays as they are (every commit loaded), copying nothing; the
- * DAG makes its own copy the first time a commit is added.  a must
- * outlive the DAG.  No root trees: lineblame and the like need a DAG
- * loaded from the objects.
+ * Use a's arrays as they are (every commit loaded, root trees included),
+ * copying nothing; the DAG makes its own copy the first time a commit is
+ * added.  a must outlive the DAG.
  */
 void dag_borrow(struct dag *dag, const struct dag_arrays *a);
 
