@@ -48,15 +48,20 @@ expect_contains "$("$PATCHVER" -C "$repo" --index)" "state:     fresh" "text sta
 check "warm index"
 expect_eq "$(cat "$tmp/err")" "" "warm index: silent"
 
-# runs that read every commit (trees too) take the DAG from a fresh index:
-# the same answers as without it, and the index stays as it was
-for c in $(git -C "$repo" rev-list --no-merges --tags | awk 'NR % 97 == 2' | head -3); do
-	expect_eq "$("$PATCHVER" -C "$repo" --triage "$c" 2>&1)" \
-		"$("$PATCHVER" -C "$repo" --no-index --triage "$c" 2>&1)" "triage $c from the index"
-	git -C "$repo" format-patch -1 --stdout "$c" > "$tmp/fix.patch"
-	expect_eq "$("$PATCHVER" -C "$repo" --patch "$tmp/fix.patch" 2>&1)" \
-		"$("$PATCHVER" -C "$repo" --no-index --patch "$tmp/fix.patch" 2>&1)" "--patch of $c from the index"
-done
+# runs that read every commit take the DAG (root trees, top masks) from a
+# fresh index: the same triage and --patch answers as without it
+same_as_no_index() {   # LABEL COMMIT...
+	local label=$1 c
+	shift
+	for c in "$@"; do
+		expect_eq "$("$PATCHVER" -C "$repo" --triage "$c" 2>&1)" \
+			"$("$PATCHVER" -C "$repo" --no-index --triage "$c" 2>&1)" "$label: triage $c"
+		git -C "$repo" format-patch -1 --stdout "$c" > "$tmp/fix.patch"
+		expect_eq "$("$PATCHVER" -C "$repo" --patch "$tmp/fix.patch" 2>&1)" \
+			"$("$PATCHVER" -C "$repo" --no-index --patch "$tmp/fix.patch" 2>&1)" "$label: --patch of $c"
+	done
+}
+same_as_no_index "fresh index" $(git -C "$repo" rev-list --no-merges --tags | awk 'NR % 97 == 2' | head -3)
 expect_eq "$(stat_of "$repo" state)" fresh "triage leaves the index fresh"
 
 # the quick path (no libgit2): every answer it gives equals the normal path's,
@@ -169,6 +174,8 @@ expect_eq "$(stat_of "$repo" state)" rebuilt "tags deleted: rebuilt"
 while read -r ref oid; do git -C "$repo" update-ref "$ref" "$oid"; done < "$tmp/newest"
 expect_eq "$(stat_of "$repo" state)" extended "tags added: extended"
 check "extended index"
+same_as_no_index "extended index" $(git -C "$repo" rev-list --no-merges -2 "$(head -1 "$tmp/newest" | cut -d' ' -f2)") \
+	"$(git -C "$repo" rev-list --no-merges --tags | awk 'NR == 500')"
 moved=$(head -1 "$tmp/newest" | cut -d' ' -f1)
 git -C "$repo" update-ref "$moved" "$old_commit"
 git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/all" > "$tmp/git-ann"

@@ -67,6 +67,8 @@ void dag_borrow(struct dag *dag, const struct dag_arrays *a)
 	dag->oids = (git_oid *)a->oids;
 	dag->dates = (int64_t *)a->dates;
 	dag->trees = (git_oid *)a->trees;
+	dag->topmask = a->topmask;
+	dag->topmask_nr = a->topmask ? a->nr : 0;
 	dag->par_off = (uint32_t *)a->par_off;
 	dag->par_nr = (uint16_t *)a->par_nr;
 	dag->parents = (uint32_t *)a->parents;
@@ -83,6 +85,7 @@ void dag_arrays(const struct dag *dag, struct dag_arrays *a)
 	a->oids = dag->oids;
 	a->dates = dag->dates;
 	a->trees = dag->trees;
+	a->topmask = dag->topmask_nr == dag->nr ? dag->topmask : NULL;
 	a->par_off = dag->par_off;
 	a->par_nr = dag->par_nr;
 	a->parents = dag->parents;

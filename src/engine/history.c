@@ -196,6 +196,9 @@ static void build_index(struct history *h, const char *ident, const char *glob,
 	char *dir = xstrdup(h->ix_path), *slash = strrchr(dir, '/');
 
 	indexer_build(&h->ix, &h->dag, &h->tags, ident, glob);
+	/* this run's path walks skip commits by the top masks just computed */
+	h->dag.topmask = h->ix.dag.topmask;
+	h->dag.topmask_nr = h->ix.dag.nr;
 	h->have_ix = true;
 	h->ix_state = state;
 	*slash = '\0';

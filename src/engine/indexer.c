@@ -7,6 +7,7 @@
 
 #include "patchver/engine/indexer.h"
 #include "patchver/engine/namerev.h"
+#include "patchver/engine/treepath.h"
 #include "patchver/base/util.h"
 
 uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *t)
@@ -179,6 +180,31 @@ static void tag_records(struct relindex_data *d, const struct tag_table *t,
 	*pool_out = pool.buf;
 }
 
+/*
+ * Each commit's top mask, so that path walks over a fresh index skip the
+ * commits that change nothing under the path's top directory (fs/: 91% of
+ * the kernel's) without reading their trees.  Those of an index being
+ * extended are kept; a tree that cannot be read gets every bit.
+ */
+static uint64_t *top_masks(const struct dag *dag)
+{
+	uint64_t *mask = xmalloc(((size_t)dag->nr + 1) * sizeof(*mask));
+	struct tree_memo memo = { .odb = dag->odb };
+
+	for (uint32_t i = 0; i < dag->nr; i++) {
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, i, &np);
+
+		if (i < dag->topmask_nr)
+			mask[i] = dag->topmask[i];
+		else if (treepath_top_mask(&memo, np ? &dag->trees[par[0]] : NULL,
+					   &dag->trees[i], &mask[i]) < 0)
+			mask[i] = ~0ull;
+	}
+	tree_memo_free(&memo);
+	return mask;
+}
+
 void indexer_build(struct relindex *ix, const struct dag *dag,
 		   const struct tag_table *t, const char *ident, const char *glob)
 {
@@ -192,6 +218,7 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	struct name_seg *segs;
 	struct namerev nr;
 	int64_t *min_desc;
+	uint64_t *topmask;
 	char *pool;
 
 	for (size_t i = 0; i < t->nr; i++)
@@ -207,6 +234,7 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	tag_records(&d, t, ivl, &recs, &ivs, &pool);
 
 	dag_arrays(dag, &d.dag);
+	d.dag.topmask = topmask = top_masks(dag);
 	d.min_desc = min_desc;
 	d.first = first;
 	d.names = names;
@@ -218,6 +246,7 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	free(names);
 	free(segs);
 	free(min_desc);
+	free(topmask);
 	free(first);
 	free(recs);
 	free(ivs);

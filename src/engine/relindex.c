@@ -23,7 +23,7 @@
 #define BLOCK (1u << BLOCK_SHIFT)
 
 enum section {
-	S_IDENT, S_GLOB, S_OIDS, S_DATES, S_TREES, S_PAR_OFF, S_PAR_NR, S_PARENTS, S_SLOTS,
+	S_IDENT, S_GLOB, S_OIDS, S_DATES, S_TREES, S_TOPMASK, S_PAR_OFF, S_PAR_NR, S_PARENTS, S_SLOTS,
 	S_MIN_DESC, S_FIRST, S_NAMES, S_SEGS, S_TAGS, S_IVS, S_POOL, S_NR
 };
 
@@ -207,6 +207,7 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	ix->dag.oids = section(&h, map, S_OIDS, n, sizeof(git_oid));
 	ix->dag.dates = section(&h, map, S_DATES, n, sizeof(int64_t));
 	ix->dag.trees = section(&h, map, S_TREES, n, sizeof(git_oid));
+	ix->dag.topmask = section(&h, map, S_TOPMASK, n, sizeof(uint64_t));
 	ix->dag.par_off = section(&h, map, S_PAR_OFF, n, sizeof(uint32_t));
 	ix->dag.par_nr = section(&h, map, S_PAR_NR, n, sizeof(uint16_t));
 	ix->dag.parents = section(&h, map, S_PARENTS, h.nparents, sizeof(uint32_t));
@@ -217,7 +218,8 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	ix->segs = section(&h, map, S_SEGS, h.nsegs, sizeof(struct name_seg));
 	ix->tags = section(&h, map, S_TAGS, (uint64_t)h.ntags + 1, sizeof(struct relindex_tag));
 	ix->ivs = section(&h, map, S_IVS, h.nivs, sizeof(struct relindex_iv));
-	if (!ix->ident || !ix->glob || !ix->pool || !ix->dag.oids || !ix->dag.dates || !ix->dag.trees || !ix->dag.par_off ||
+	if (!ix->ident || !ix->glob || !ix->pool || !ix->dag.oids || !ix->dag.dates || !ix->dag.trees || !ix->dag.topmask ||
+	    !ix->dag.par_off ||
 	    !ix->dag.par_nr || !ix->dag.parents || !ix->dag.slots || !ix->min_desc || !ix->first ||
 	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !h.nsegs ||
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
@@ -299,6 +301,7 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 		[S_OIDS] = { d->dag.oids, (uint64_t)d->dag.nr * sizeof(git_oid) },
 		[S_DATES] = { d->dag.dates, (uint64_t)d->dag.nr * sizeof(int64_t) },
 		[S_TREES] = { d->dag.trees, (uint64_t)d->dag.nr * sizeof(git_oid) },
+		[S_TOPMASK] = { d->dag.topmask, (uint64_t)d->dag.nr * sizeof(uint64_t) },
 		[S_PAR_OFF] = { d->dag.par_off, (uint64_t)d->dag.nr * sizeof(uint32_t) },
 		[S_PAR_NR] = { d->dag.par_nr, (uint64_t)d->dag.nr * sizeof(uint16_t) },
 		[S_PARENTS] = { d->dag.parents, (uint64_t)d->dag.nparents * sizeof(uint32_t) },

@@ -12,6 +12,7 @@ void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path)
 	memset(c, 0, sizeof(*c));
 	c->odb = odb;
 	c->path = path;
+	c->top_bit = treepath_top_bit(path, strcspn(path, "/"));
 	c->nslots = 4096;
 	c->slots = xcalloc(c->nslots, sizeof(*c->slots));
 }
@@ -163,6 +164,8 @@ bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t 
 	git_oid mine, theirs;
 	bool have_mine, have_theirs;
 
+	if (i < dag->topmask_nr && !(dag->topmask[i] & c->top_bit))
+		return false;
 	if (dag->graph && cgraph_present(dag->graph)) {
 		if (!c->key.n)
 			cgraph_path_key_init(&c->key, c->path);
@@ -338,4 +341,65 @@ void treepath_changes_free(struct tree_change *v, int n)
 	for (int i = 0; i < n; i++)
 		free(v[i].path);
 	free(v);
+}
+
+static git_odb_object *memo_read(struct tree_memo *m, const git_oid *id)
+{
+	git_odb_object *o;
+
+	for (unsigned k = 0; k < 4; k++)
+		if (m->obj[k] && git_oid_equal(git_odb_object_id(m->obj[k]), id))
+			return m->obj[k];
+	if (git_odb_read(&o, m->odb, id) < 0)
+		return NULL;
+	git_odb_object_free(m->obj[m->next]);
+	m->obj[m->next] = o;
+	m->next = (m->next + 1) % 4;
+	return o;
+}
+
+void tree_memo_free(struct tree_memo *m)
+{
+	for (unsigned k = 0; k < 4; k++)
+		git_odb_object_free(m->obj[k]);
+	memset(m->obj, 0, sizeof(m->obj));
+}
+
+int treepath_top_mask(struct tree_memo *m, const git_oid *parent, const git_oid *tree,
+		      uint64_t *mask)
+{
+	git_odb_object *oa = parent ? memo_read(m, parent) : NULL, *ob = memo_read(m, tree);
+	const char *pa = "", *ea = pa, *pb, *eb;
+	struct tentry x, y;
+	bool hx, hy;
+
+	*mask = 0;
+	if ((parent && !oa) || !ob) {
+		git_error_clear();
+		return -1;
+	}
+	if (oa) {
+		pa = git_odb_object_data(oa);
+		ea = pa + git_odb_object_size(oa);
+	}
+	pb = git_odb_object_data(ob);
+	eb = pb + git_odb_object_size(ob);
+	hx = next_entry(&pa, ea, &x);
+	hy = next_entry(&pb, eb, &y);
+	while (hx || hy) {
+		int c = !hx ? 1 : !hy ? -1 : entry_cmp(&x, &y);
+		if (c < 0) {
+			*mask |= treepath_top_bit(x.name, x.len);
+			hx = next_entry(&pa, ea, &x);
+		} else if (c > 0) {
+			*mask |= treepath_top_bit(y.name, y.len);
+			hy = next_entry(&pb, eb, &y);
+		} else {
+			if (memcmp(x.id, y.id, GIT_OID_RAWSZ))
+				*mask |= treepath_top_bit(x.name, x.len);
+			hx = next_entry(&pa, ea, &x);
+			hy = next_entry(&pb, eb, &y);
+		}
+	}
+	return 0;
 }

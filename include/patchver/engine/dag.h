@@ -38,6 +38,13 @@ struct dag {
 	uint32_t *children;
 	uint32_t children_nr;     /* commits covered by child_off */
 
+	/*
+	 * Top masks (treepath.h) of the commits below topmask_nr, borrowed
+	 * from a release index: which top-level names each one changes.
+	 */
+	const uint64_t *topmask;
+	uint32_t topmask_nr;
+
 	/* git's commit-graph, when there is one: headers without object reads */
 	const struct cgraph *graph;
 
@@ -66,6 +73,7 @@ struct dag_arrays {
 	const git_oid *oids;
 	const int64_t *dates;
 	const git_oid *trees;     /* root trees */
+	const uint64_t *topmask;  /* top masks (treepath.h), or NULL */
 	const uint32_t *par_off;
 	const uint16_t *par_nr;
 	const uint32_t *parents;

@@ -23,6 +23,7 @@ struct treepath_cache {
 	} *slots;
 	size_t nslots, nr;
 	const char *path;           /* the path this cache answers for */
+	uint64_t top_bit;           /* its first component's, for top masks */
 	struct cgraph_path_key key; /* for git's Bloom filters, made on first use */
 };
 
@@ -38,6 +39,32 @@ bool treepath_lookup(struct treepath_cache *c, const git_oid *tree, git_oid *out
  * commit-graph has them.
  */
 bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t i);
+
+/*
+ * A commit's top mask: a bit for each top-level name whose entry differs
+ * from its first parent's (a release index keeps one per commit).  A
+ * commit without a name's bit does not touch anything under that name.
+ */
+static inline uint64_t treepath_top_bit(const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+	return 1ull << (h >> 58);
+}
+
+/* Root trees read for top masks, the last few kept: a parent's is the next child's. */
+struct tree_memo {
+	git_odb *odb;
+	git_odb_object *obj[4];
+	unsigned next;
+};
+
+/* The top mask of tree against parent (NULL: a root commit); -1 if unreadable. */
+int treepath_top_mask(struct tree_memo *m, const git_oid *parent, const git_oid *tree,
+		      uint64_t *mask);
+void tree_memo_free(struct tree_memo *m);
 
 /* A path whose entry differs between two trees; a zero id: absent there. */
 struct tree_change {
