@@ -6,7 +6,7 @@
 #                         (the kernel tarball imported and built once, ~5 minutes on 2 cores)
 #   tools/setup.sh test   install, build, and run the whole test suite
 #                         (under AddressSanitizer + UBSan; the parsers under libFuzzer
-#                         for 60 s each; kernel boots on the normal build)
+#                         for 40 s each; kernel boots on the normal build)
 #
 # Packages are installed only when missing, so a warm machine skips apt.
 set -eu
@@ -61,8 +61,8 @@ test)
 		ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE 'boot|package'
 	# the .deb, from the normal build's sources and configuration
 	ctest --test-dir build --output-on-failure -L package
-	# the version, mail/patch and serial-log parsers under libFuzzer, 60 s each
-	tests/fuzz/run.sh 60 build-fuzz
+	# the version, mail/patch and serial-log parsers under libFuzzer, 40 s each
+	tests/fuzz/run.sh 40 build-fuzz
 	ctest --test-dir build --output-on-failure -L boot
 	;;
 *)
