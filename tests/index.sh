@@ -4,7 +4,8 @@
 #   stats and freshness, extension after new tags, rebuild after a moved tag,
 #   truncated / flipped / foreign-version / other-repository files,
 #   an unwritable or full cache, writers killed mid-write, concurrent runs,
-#   --no-index and single queries that build nothing.
+#   --no-index and single queries that build nothing, triage and --patch
+#   from a fresh and an extended index (its root trees and top masks).
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
