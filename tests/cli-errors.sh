@@ -15,7 +15,7 @@ expect_error() {
 	err=$(cat "$tmp/err")
 	expect_eq "$rc" "$code" "exit code of: patchver $*"
 	expect_contains "$err" "$needle" "message of: patchver $*"
-	expect_eq "$(grep -c . "$tmp/err")" 1 "one line on stderr for: patchver $*"
+	expect_eq "$(grep -c . "$tmp/err")" 1 "one line on stderr for: patchver $* (stderr: $err)"
 	expect_eq "$out" "" "no stdout for: patchver $*"
 }
 
