@@ -73,10 +73,9 @@ static int pick_mode(enum report_mode *mode)
 }
 
 /*
- * One query answers without building an index (building costs more than
- * the query); runs that read every commit anyway build it as they go.
+ * The modes that walk every commit (their paths, trees and releases):
+ * never lazy, and they build the index if it is missing.
  */
-/* The modes that read every commit (and its tree) whatever the index says. */
 static bool reads_everything(void)
 {
 	return opt.triage || opt.patch || opt.patch_id || opt.audit || opt.verify_boot ||
@@ -87,10 +86,9 @@ static enum history_index index_mode(void)
 {
 	if (opt.no_index)
 		return HISTORY_INDEX_OFF;
-	if (opt.index || opt.use_stdin)
+	/* one query answers without one: building costs more than the query */
+	if (opt.index || opt.use_stdin || reads_everything())
 		return HISTORY_INDEX_BUILD;
-	if (reads_everything())
-		return HISTORY_INDEX_REFRESH;
 	return HISTORY_INDEX_USE;
 }
 

@@ -245,6 +245,41 @@ static void add_change(struct changes *ch, char **path, const struct tentry *x,
 		git_oid_fromraw(&c->new, y->id);
 }
 
+/*
+ * The entries of raw trees a and b (NULL: an empty tree) paired by name
+ * in git's order: fn(x, y, data) for each, x or y NULL where that side
+ * lacks the name.  Stops at fn's first non-zero return and returns it.
+ */
+typedef int (*pair_fn)(const struct tentry *x, const struct tentry *y, void *data);
+
+static int merge_entries(git_odb_object *a, git_odb_object *b, pair_fn fn, void *data)
+{
+	const char *pa = "", *ea = pa, *pb = "", *eb = pb;
+	struct tentry x, y;
+	bool hx, hy;
+	int ret = 0;
+
+	if (a) {
+		pa = git_odb_object_data(a);
+		ea = pa + git_odb_object_size(a);
+	}
+	if (b) {
+		pb = git_odb_object_data(b);
+		eb = pb + git_odb_object_size(b);
+	}
+	hx = next_entry(&pa, ea, &x);
+	hy = next_entry(&pb, eb, &y);
+	while ((hx || hy) && !ret) {
+		int c = !hx ? 1 : !hy ? -1 : entry_cmp(&x, &y);
+		ret = fn(c <= 0 ? &x : NULL, c >= 0 ? &y : NULL, data);
+		if (c <= 0)
+			hx = next_entry(&pa, ea, &x);
+		if (c >= 0)
+			hy = next_entry(&pb, eb, &y);
+	}
+	return ret;
+}
+
 static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
 			const char *prefix);
 
@@ -275,45 +310,33 @@ static int changed_entry(struct changes *ch, const struct tentry *x, const struc
 	return ret;
 }
 
+struct walk {
+	struct changes *ch;
+	const char *prefix;
+};
+
+/* One pair of walk_changed: 1 once past the bound, -1 on an unreadable tree. */
+static int walk_pair(const struct tentry *x, const struct tentry *y, void *data)
+{
+	struct walk *w = data;
+	int ret;
+
+	if (x && y && !memcmp(x->id, y->id, GIT_OID_RAWSZ) && same_mode(x, y))
+		return 0;
+	if ((ret = changed_entry(w->ch, x, y, w->prefix)) < 0)
+		return ret;
+	return w->ch->nr > w->ch->max;
+}
+
 static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
 			const char *prefix)
 {
 	git_odb_object *oa = NULL, *ob = NULL;
-	const char *pa = "", *ea = pa, *pb = "", *eb = pb;
-	struct tentry x, y;
-	bool hx, hy;
-	int ret = 0;
+	struct walk w = { ch, prefix };
+	int ret = -1;
 
-	if ((a && git_odb_read(&oa, ch->odb, a) < 0) || (b && git_odb_read(&ob, ch->odb, b) < 0)) {
-		ret = -1;
-		goto out;
-	}
-	if (oa) {
-		pa = git_odb_object_data(oa);
-		ea = pa + git_odb_object_size(oa);
-	}
-	if (ob) {
-		pb = git_odb_object_data(ob);
-		eb = pb + git_odb_object_size(ob);
-	}
-	hx = next_entry(&pa, ea, &x);
-	hy = next_entry(&pb, eb, &y);
-	while ((hx || hy) && !ret && ch->nr <= ch->max) {
-		int c = !hx ? 1 : !hy ? -1 : entry_cmp(&x, &y);
-		if (c < 0) {
-			ret = changed_entry(ch, &x, NULL, prefix);
-			hx = next_entry(&pa, ea, &x);
-		} else if (c > 0) {
-			ret = changed_entry(ch, NULL, &y, prefix);
-			hy = next_entry(&pb, eb, &y);
-		} else {
-			if (memcmp(x.id, y.id, GIT_OID_RAWSZ) || !same_mode(&x, &y))
-				ret = changed_entry(ch, &x, &y, prefix);
-			hx = next_entry(&pa, ea, &x);
-			hy = next_entry(&pb, eb, &y);
-		}
-	}
-out:
+	if ((!a || git_odb_read(&oa, ch->odb, a) == 0) && (!b || git_odb_read(&ob, ch->odb, b) == 0))
+		ret = merge_entries(oa, ob, walk_pair, &w) < 0 ? -1 : 0;
 	git_odb_object_free(oa);
 	git_odb_object_free(ob);
 	return ret;
@@ -343,19 +366,25 @@ void treepath_changes_free(struct tree_change *v, int n)
 	free(v);
 }
 
+/*
+ * A tree from the memo, as a reference of the caller's own: reading the
+ * next one may push this one out of the memo.
+ */
 static git_odb_object *memo_read(struct tree_memo *m, const git_oid *id)
 {
-	git_odb_object *o;
+	git_odb_object *o = NULL, *mine;
 
-	for (unsigned k = 0; k < 4; k++)
+	for (unsigned k = 0; k < 4 && !o; k++)
 		if (m->obj[k] && git_oid_equal(git_odb_object_id(m->obj[k]), id))
-			return m->obj[k];
-	if (git_odb_read(&o, m->odb, id) < 0)
-		return NULL;
-	git_odb_object_free(m->obj[m->next]);
-	m->obj[m->next] = o;
-	m->next = (m->next + 1) % 4;
-	return o;
+			o = m->obj[k];
+	if (!o) {
+		if (git_odb_read(&o, m->odb, id) < 0)
+			return NULL;
+		git_odb_object_free(m->obj[m->next]);
+		m->obj[m->next] = o;
+		m->next = (m->next + 1) % 4;
+	}
+	return git_odb_object_dup(&mine, o) < 0 ? NULL : mine;
 }
 
 void tree_memo_free(struct tree_memo *m)
@@ -365,41 +394,27 @@ void tree_memo_free(struct tree_memo *m)
 	memset(m->obj, 0, sizeof(m->obj));
 }
 
+static int mask_pair(const struct tentry *x, const struct tentry *y, void *data)
+{
+	const struct tentry *t = x ? x : y;
+
+	if (!x || !y || memcmp(x->id, y->id, GIT_OID_RAWSZ))
+		*(uint64_t *)data |= treepath_top_bit(t->name, t->len);
+	return 0;
+}
+
 int treepath_top_mask(struct tree_memo *m, const git_oid *parent, const git_oid *tree,
 		      uint64_t *mask)
 {
 	git_odb_object *oa = parent ? memo_read(m, parent) : NULL, *ob = memo_read(m, tree);
-	const char *pa = "", *ea = pa, *pb, *eb;
-	struct tentry x, y;
-	bool hx, hy;
+	int ret = -1;
 
 	*mask = 0;
-	if ((parent && !oa) || !ob) {
+	if ((!parent || oa) && ob)
+		ret = merge_entries(oa, ob, mask_pair, mask);
+	else
 		git_error_clear();
-		return -1;
-	}
-	if (oa) {
-		pa = git_odb_object_data(oa);
-		ea = pa + git_odb_object_size(oa);
-	}
-	pb = git_odb_object_data(ob);
-	eb = pb + git_odb_object_size(ob);
-	hx = next_entry(&pa, ea, &x);
-	hy = next_entry(&pb, eb, &y);
-	while (hx || hy) {
-		int c = !hx ? 1 : !hy ? -1 : entry_cmp(&x, &y);
-		if (c < 0) {
-			*mask |= treepath_top_bit(x.name, x.len);
-			hx = next_entry(&pa, ea, &x);
-		} else if (c > 0) {
-			*mask |= treepath_top_bit(y.name, y.len);
-			hy = next_entry(&pb, eb, &y);
-		} else {
-			if (memcmp(x.id, y.id, GIT_OID_RAWSZ))
-				*mask |= treepath_top_bit(x.name, x.len);
-			hx = next_entry(&pa, ea, &x);
-			hy = next_entry(&pb, eb, &y);
-		}
-	}
-	return 0;
+	git_odb_object_free(oa);
+	git_odb_object_free(ob);
+	return ret;
 }

@@ -17,8 +17,7 @@
 enum history_index {
 	HISTORY_INDEX_OFF,      /* --no-index: never read or write it */
 	HISTORY_INDEX_USE,      /* one query: no index is not worth building */
-	HISTORY_INDEX_BUILD,    /* bulk answers, --index: build it if missing */
-	HISTORY_INDEX_REFRESH,  /* reads every commit (trees): build it as it goes */
+	HISTORY_INDEX_BUILD,    /* bulk answers, walks of every commit, --index: build it if missing */
 };
 
 /* What happened to the index this run (patchver --index prints it). */
