@@ -67,13 +67,16 @@ expect_eq "$(stat_of "$repo" state)" fresh "triage leaves the index fresh"
 
 # the quick path (no libgit2): every answer it gives equals the normal path's,
 # and it declines only where it must: below clock skew without a commit-graph
-# (git's date cutoff), or where git has no name
+# (git's date cutoff), or where git has no name (the full report and
+# --tags-containing read the subject and message from the object files)
 git -C "$repo" rev-list --tags | awk 'NR % 9 == 1' > "$tmp/sample"
-total=$(( $(wc -l < "$tmp/sample") * 3 ))
+quick_modes="--describe --name-rev --first-release --tags-containing --full"
+total=$(( $(wc -l < "$tmp/sample") * 5 ))
 quick_pass() {
 	quick=0
 	while read -r c; do
-		for m in --describe --name-rev --first-release; do
+		for m in $quick_modes; do
+			[ "$m" = --full ] && m=
 			want=$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$c" 2>/dev/null)
 			got=$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" $m "$c" 2>"$tmp/err") &&
 				quick=$((quick + 1))
@@ -122,6 +125,11 @@ done > "$tmp/pv-q"
 for c in $(head -40 "$tmp/sample"); do printf '%s ' "$(git -C "$repo" name-rev --tags --name-only "$c")"; done > "$tmp/git-q"
 expect_files_same "$tmp/git-q" "$tmp/pv-q" "quick path with refs/X and a loose tag"
 expect_contains "$(cat "$tmp/pv-q")" "tags/" "quick path: tags/X names"
+for c in $(head -3 "$tmp/sample"); do
+	expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --tags-containing "$c" 2>&1)" \
+		"$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index --tags-containing "$c" 2>&1)" \
+		"quick path with refs/X: --tags-containing $c"
+done
 git -C "$repo" update-ref -d "refs/${tagc% *}"
 git -C "$repo" update-ref -d "refs/tags/zz-loose"
 expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \

@@ -93,30 +93,30 @@ static enum history_index index_mode(void)
 }
 
 /*
- * --describe, --name-rev and --first-release of full ids answer from a
- * fresh release index before libgit2 starts, when the quick path is sure.
+ * The per-rev reports of full ids answer from a fresh release index
+ * before libgit2 starts, when the quick path is sure (quick.h).
  * PATCHVER_QUICK=off skips it; =require makes a decline an error (tests).
  */
-static bool try_quick(const char **revs, size_t nrevs, enum report_mode mode,
+static bool try_quick(const char **revs, size_t nrevs, const struct report_opts *ropts,
 		      const char *glob, int *ret)
 {
 	const char *env = getenv("PATCHVER_QUICK"), *why = NULL;
-	struct sbuf out = SBUF_INIT;
-	enum quick_mode qm = mode == REPORT_DESCRIBE ? QUICK_DESCRIBE :
-			     mode == REPORT_NAME_REV ? QUICK_NAME_REV : QUICK_FIRST_RELEASE;
 	bool require = env && !strcmp(env, "require");
+	struct quick *q;
+	int code = -1;
 
 	if ((env && !strcmp(env, "off")) || !nrevs || opt.json || opt.use_stdin || opt.no_index ||
-	    opt.index || opt.match || (mode != REPORT_DESCRIBE && mode != REPORT_NAME_REV &&
-				       mode != REPORT_FIRST))
+	    opt.index || opt.match || reads_everything())
 		return false;
-	if (quick_answer(opt.dir, qm, glob, revs, nrevs, &out, &why) == 0) {
-		fwrite(out.buf, 1, out.len, stdout);
-		sbuf_free(&out);
-		*ret = EXIT_OK;
+	if ((q = quick_open(opt.dir, glob, &why))) {
+		code = report_quick(q, ropts, revs, nrevs);
+		why = quick_why(q);
+	}
+	quick_close(q);
+	if (code >= 0) {
+		*ret = code;
 		return true;
 	}
-	sbuf_free(&out);
 	if (!require)
 		return false;
 	*ret = error(EXIT_INTERNAL, "quick path declined: %s", why ? why : "?");
@@ -512,7 +512,7 @@ int main(int argc, const char **argv)
 	hopts.lazy_contain = ropts.mode != REPORT_DESCRIBE && ropts.mode != REPORT_NAME_REV;
 	hopts.scan_pack = opt.audit;
 
-	if (try_quick(revs, nrevs, ropts.mode, hopts.release_glob, &ret))
+	if (try_quick(revs, nrevs, &ropts, hopts.release_glob, &ret))
 		goto out_ctx;
 	git_libgit2_init();
 	if ((ret = history_open(&h, &hopts)) == 0) {

@@ -9,6 +9,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
 #include "patchver/engine/naming.h"
+#include "patchver/engine/quick.h"
 #include "patchver/cli/report.h"
 #include "patchver/engine/revs.h"
 #include "patchver/stable/upstream.h"
@@ -18,7 +19,8 @@
 #define SCHEMA_VERSION 1
 
 struct reporter {
-	struct history *h;
+	struct history *h;          /* NULL for the quick path's answers */
+	const struct tag_table *tags;
 	const struct report_opts *opts;
 	struct naming naming;
 	struct contain contain;
@@ -46,18 +48,15 @@ static bool want_contain(enum report_mode m)
 	return m == REPORT_FULL || m == REPORT_TAGS;
 }
 
-/* Releases containing commit, in version order; sets first and first final. */
-static void find_releases(struct reporter *r, uint32_t commit, struct answer *a)
+/* The releases among tags (containing tags; freed here), first and first final. */
+static void set_releases(struct reporter *r, uint32_t *tags, size_t ntags, struct answer *a)
 {
-	size_t ntags;
-	uint32_t *tags = contain_tags(&r->contain, commit, &ntags);
-
 	a->releases = xmalloc((ntags + 1) * sizeof(uint32_t));
-	a->nreleases = contain_releases(r->h, tags, ntags, a->releases);
+	a->nreleases = contain_releases(r->tags, tags, ntags, a->releases);
 	free(tags);
 	a->first_release = a->first_final = NONE;
 	for (size_t i = 0; i < a->nreleases; i++) {
-		const struct tag *t = &r->h->tags.v[a->releases[i]];
+		const struct tag *t = &r->tags->v[a->releases[i]];
 		if (a->first_release == NONE)
 			a->first_release = a->releases[i];
 		if (a->first_final == NONE && !kver_is_rc(&t->ver))
@@ -115,15 +114,18 @@ static void compute(struct reporter *r, const char *spec, struct answer *a)
 	if (m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
 		return;
 	a->subject = history_subject(r->h, a->rev.commit);
-	if (want_contain(m))
-		find_releases(r, a->rev.commit, a);
+	if (want_contain(m)) {
+		size_t ntags;
+		uint32_t *tags = contain_tags(&r->contain, a->rev.commit, &ntags);
+		set_releases(r, tags, ntags, a);
+	}
 	if (m == REPORT_FULL)
 		find_backport(r, a);
 }
 
 static const char *tag_name(const struct reporter *r, uint32_t t)
 {
-	return t == NONE ? NULL : r->h->tags.v[t].shortname;
+	return t == NONE ? NULL : r->tags->v[t].shortname;
 }
 
 /* tag_name for text: NONE is spelled "none", as JSON's null */
@@ -139,7 +141,7 @@ typedef void (*series_fn)(struct reporter *r, const char *series,
 static void for_each_series(struct reporter *r, const struct answer *a,
 			    series_fn fn, void *data)
 {
-	const struct tag_table *t = &r->h->tags;
+	const struct tag_table *t = r->tags;
 	uint32_t *run = xmalloc((a->nreleases + 1) * sizeof(uint32_t));
 	size_t n = 0;
 
@@ -366,6 +368,7 @@ static void reporter_init(struct reporter *r, struct history *h,
 {
 	memset(r, 0, sizeof(*r));
 	r->h = h;
+	r->tags = &h->tags;
 	r->opts = opts;
 	/* describe --match limits the naming tags as git's --refs does */
 	naming_init(&r->naming, h, opts->match);
@@ -410,6 +413,73 @@ int report_revs(struct history *h, const struct report_opts *opts,
 	ret = r.ret;
 	reporter_free(&r);
 	return ret;
+}
+
+/* compute() from the quick path: false when it declines. */
+static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
+			  struct answer *a)
+{
+	enum report_mode m = r->opts->mode;
+	char *msg = NULL;
+	bool ok = false;
+	int named = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->first_release = a->first_final = a->upstream = a->upstream_first = NONE;
+	if (quick_lookup(q, spec, &a->rev.commit) < 0)
+		return false;
+	memcpy(a->rev.oid.id, quick_oid(q, a->rev.commit), GIT_OID_RAWSZ);
+	a->rev.type = GIT_OBJECT_COMMIT;
+	if (m == REPORT_FIRST)
+		return quick_first_release(q, a->rev.commit, &a->first_release) == 0;
+	if (m != REPORT_TAGS) {
+		if ((named = quick_name(q, a->rev.commit, &a->name)) < 0)
+			return false;
+		/* describe's error for a commit without a name is the normal path's to say */
+		if (!named && m == REPORT_DESCRIBE)
+			return false;
+		a->has_name = a->has_describe = named;
+		sbuf_add(&a->describe, sbuf_str(&a->name), a->name.len);
+	}
+	if (m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
+		return true;
+	if (!(msg = quick_message(q, a->rev.commit)))
+		return false;
+	a->subject = history_subject_of(msg);
+	{
+		size_t ntags;
+		uint32_t *tags = quick_containing(q, a->rev.commit, &ntags);
+		set_releases(r, tags, ntags, a);
+	}
+	ok = true;
+	if (m == REPORT_FULL && (a->backport = upstream_ref(msg, a->upstream_hex))) {
+		/* an upstream id the index lacks, or a short one: the normal path looks further */
+		ok = quick_lookup(q, a->upstream_hex, &a->upstream) == 0 &&
+		     quick_first_release(q, a->upstream, &a->upstream_first) == 0;
+	}
+	free(msg);
+	return ok;
+}
+
+int report_quick(struct quick *q, const struct report_opts *opts,
+		 const char **revs, size_t nrevs)
+{
+	struct reporter r = { .opts = opts, .tags = quick_tags(q) };
+	struct answer *a = xcalloc(nrevs + 1, sizeof(*a));
+	size_t n = 0;
+	bool ok = true;
+
+	/* every answer first: a decline must leave nothing printed */
+	while (ok && n < nrevs) {
+		ok = compute_quick(&r, q, revs[n], &a[n]);
+		n++;
+	}
+	for (size_t i = 0; ok && i < nrevs; i++)
+		emit(&r, NULL, &a[i]);
+	for (size_t i = 0; i < n; i++)
+		answer_free(&a[i]);
+	free(a);
+	return ok ? r.ret : -1;
 }
 
 /* git name-rev --annotate-stdin --name-only on one line (LF-terminated). */

@@ -71,18 +71,6 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* From the index: each tag's ancestors are intervals of dense ids. */
-static uint32_t *indexed_tags(const struct relindex *ix, uint32_t commit, size_t *n)
-{
-	uint32_t *out = xmalloc((size_t)ix->ntags * sizeof(uint32_t) + 1);
-
-	*n = 0;
-	for (uint32_t t = 0; t < ix->ntags; t++)
-		if (relindex_tag_contains(ix, t, commit))
-			out[(*n)++] = t;
-	return out;
-}
-
 uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 {
 	struct dag *dag = &c->h->dag;
@@ -95,7 +83,7 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 	if (commit >= c->h->tag_commits)
 		return NULL;    /* no tag reaches it */
 	if (history_index(c->h))
-		return indexed_tags(history_index(c->h), commit, n);
+		return relindex_tags_containing(history_index(c->h), commit, n);
 	dag_build_children(dag);
 	if (c->mark_nr != dag->nr) {   /* the DAG grew since the last walk */
 		free(c->mark);
@@ -158,18 +146,18 @@ uint32_t contain_first_release(struct contain *c, uint32_t commit)
 	return c->first_release[commit];
 }
 
-size_t contain_releases(const struct history *h, const uint32_t *tags,
+size_t contain_releases(const struct tag_table *t, const uint32_t *tags,
 			size_t n, uint32_t *out)
 {
 	size_t k = 0;
 
 	if (!n)
 		return 0;
-	/* h->tags.releases is already in version order: filter it */
-	for (size_t r = 0; r < h->tags.nreleases; r++) {
-		uint32_t t = h->tags.releases[r];
-		if (bsearch(&t, tags, n, sizeof(*tags), cmp_u32))
-			out[k++] = t;
+	/* t->releases is already in version order: filter it */
+	for (size_t r = 0; r < t->nreleases; r++) {
+		uint32_t tag = t->releases[r];
+		if (bsearch(&tag, tags, n, sizeof(*tags), cmp_u32))
+			out[k++] = tag;
 	}
 	return k;
 }

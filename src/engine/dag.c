@@ -1,7 +1,8 @@
 /*
  * Commit DAG with dense indices, loaded straight from the object database.
  *
- * Commits are read with git_odb_read and only their header is parsed:
+ * Commits are read from the object files (objstore.h, libgit2's
+ * git_odb_read where it cannot) and only their header is parsed:
  * parents and the committer date are all a reachability or naming walk
  * needs, and skipping git_commit's full parse (and libgit2's object cache)
  * is what makes loading a kernel-size history affordable.
@@ -12,6 +13,7 @@
 
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
+#include "patchver/engine/objstore.h"
 #include "patchver/base/util.h"
 
 static void rehash(struct dag *dag, size_t nslots)
@@ -56,6 +58,9 @@ int dag_init(struct dag *dag, git_repository *repo)
 		return -1;
 	rehash(dag, 1024);
 	read_shallow(dag, repo);
+	/* where git keeps the objects, unless the environment says elsewhere */
+	if (!getenv("GIT_OBJECT_DIRECTORY") && !getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
+		dag->objdir = xstrfmt("%sobjects", git_repository_commondir(repo));
 	return 0;
 }
 
@@ -125,6 +130,9 @@ static void own(struct dag *dag)
 void dag_free(struct dag *dag)
 {
 	git_odb_free(dag->odb);
+	objstore_close(dag->store);
+	free(dag->objdir);
+	sbuf_free(&dag->buf);
 	if (dag->borrowed) {
 		dag->oids = NULL;
 		dag->dates = NULL;
@@ -281,28 +289,55 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 	return true;
 }
 
+/* A commit's header is this long but for octopus merges and long names. */
+#define HEADER_PREFIX 1024
+
+/*
+ * Commit idx's object, or as much of it as holds its header: from the
+ * object files directly when they can say, else from libgit2 (*obj).
+ */
+static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
+		       const char **data, size_t *len)
+{
+	if (!dag->store_tried) {
+		dag->store_tried = true;
+		if (dag->objdir)
+			dag->store = objstore_open(dag->objdir);
+	}
+	if (dag->store &&
+	    objstore_read(dag->store, dag->oids[idx].id, HEADER_PREFIX, &dag->buf) ==
+	    OBJSTORE_COMMIT &&
+	    (memmem(dag->buf.buf, dag->buf.len, "\n\n", 2) || dag->buf.len < HEADER_PREFIX ||
+	     objstore_read(dag->store, dag->oids[idx].id, 0, &dag->buf) == OBJSTORE_COMMIT)) {
+		*data = dag->buf.buf;
+		*len = dag->buf.len;
+		return 0;
+	}
+	if (git_odb_read(obj, dag->odb, &dag->oids[idx]) < 0)
+		return -1;
+	if (git_odb_object_type(*obj) != GIT_OBJECT_COMMIT) {
+		git_error_set_str(GIT_ERROR_OBJECT, "object is not a commit");
+		git_odb_object_free(*obj);
+		return -1;
+	}
+	*data = git_odb_object_data(*obj);
+	*len = git_odb_object_size(*obj);
+	return 0;
+}
+
 /* Parse commit idx's header; parents are interned, not loaded. */
 static int parse_one(struct dag *dag, uint32_t idx)
 {
 	git_odb_object *obj = NULL;
 	const char *p, *end;
+	size_t len;
 	bool shallow;
-	int err;
 
 	if (from_graph(dag, idx))
 		return 0;
-	err = git_odb_read(&obj, dag->odb, &dag->oids[idx]);
-	if (err < 0)
+	if (read_commit(dag, idx, &obj, &p, &len) < 0)
 		return -1;
-	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
-		char hex[GIT_OID_HEXSZ + 1];
-		git_oid_tostr(hex, sizeof(hex), &dag->oids[idx]);
-		git_error_set_str(GIT_ERROR_OBJECT, "object is not a commit");
-		git_odb_object_free(obj);
-		return -1;
-	}
-	p = git_odb_object_data(obj);
-	end = p + git_odb_object_size(obj);
+	end = p + len;
 	shallow = dag->shallow_nr && is_shallow(dag, &dag->oids[idx]);
 	if (shallow)
 		dag->hit_shallow = true;

@@ -315,15 +315,12 @@ char *history_message(const struct history *h, uint32_t commit)
 	return msg;
 }
 
-char *history_subject(const struct history *h, uint32_t commit)
+char *history_subject_of(const char *msg)
 {
-	char *msg = history_message(h, commit), *p, *q;
+	const char *p = msg, *q;
 	struct sbuf sb = SBUF_INIT;
 
-	if (!msg)
-		return xstrdup("");
 	/* git's subject: the first paragraph, lines joined by spaces */
-	p = msg;
 	while (*p == '\n')
 		p++;
 	while (*p && *p != '\n') {
@@ -335,10 +332,20 @@ char *history_subject(const struct history *h, uint32_t commit)
 		sbuf_add(&sb, p, (size_t)(q - p));
 		p = *q ? q + 1 : q;
 	}
-	free(msg);
 	if (!sb.buf)
 		return xstrdup("");
 	return sb.buf;
+}
+
+char *history_subject(const struct history *h, uint32_t commit)
+{
+	char *msg = history_message(h, commit), *subject;
+
+	if (!msg)
+		return xstrdup("");
+	subject = history_subject_of(msg);
+	free(msg);
+	return subject;
 }
 
 int history_load_branches(struct history *h)

@@ -11,6 +11,8 @@
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/namerev.h"
+#include "patchver/engine/history.h"
+#include "patchver/engine/objstore.h"
 #include "patchver/engine/naming.h"
 #include "patchver/engine/quick.h"
 #include "patchver/engine/relindex.h"
@@ -42,6 +44,10 @@ struct quick {
 	struct relindex ix;
 	struct tag_table table;     /* only the tags an answer names get a short name */
 	struct cgraph graph;        /* git's commit-graph: with it, git's cut is no cut */
+	struct objstore *store;     /* the object files, for a commit's message */
+	bool classified;            /* table has every short name and the releases */
+	struct refs top_files, top_refs;   /* what the git directory and refs/ hold */
+	bool listed;
 	const char *why;
 };
 
@@ -282,41 +288,75 @@ static int lookup(struct quick *q, const unsigned char *oid, uint32_t *out)
 	return decline(q, "a rev the index does not hold");
 }
 
-static bool ref_exists(struct quick *q, const char *refname)
+static bool is_packed(struct quick *q, const char *refname)
 {
 	struct ref key = { (char *)refname, { 0 } };
-	char *path = xstrfmt("%s/%s", q->gitdir, refname);
-	bool loose = is_file(path);
 
-	free(path);
-	return loose || (q->packed.nr &&
-			 bsearch(&key, q->packed.v, q->packed.nr, sizeof(struct ref), cmp_ref));
+	return q->packed.nr &&
+	       bsearch(&key, q->packed.v, q->packed.nr, sizeof(struct ref), cmp_ref);
 }
 
-/* tags.c's short_name(), from the files: "tags/X" when refs/X or a file X exists. */
+/* The names in dir, sorted, into r (ids unused). */
+static void list_dir(const char *dir, struct refs *r)
+{
+	static const unsigned char none[GIT_OID_RAWSZ];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		add_ref(r, e->d_name, strlen(e->d_name), none);
+	if (d)
+		closedir(d);
+	if (r->nr)
+		qsort(r->v, r->nr, sizeof(struct ref), cmp_ref);
+}
+
+/* Could a file dir/name exist?  Its first component must be in dir's listing. */
+static bool may_exist(const struct refs *listing, const char *name)
+{
+	char *first = xstrndup(name, strcspn(name, "/"));
+	struct ref key = { first, { 0 } };
+	bool found = listing->nr &&
+		bsearch(&key, listing->v, listing->nr, sizeof(struct ref), cmp_ref);
+
+	free(first);
+	return found;
+}
+
+/*
+ * tags.c's short_name(), from the files: "tags/X" when refs/X or a file X
+ * exists.  Two directory listings rule out the files for most tags: a
+ * stat for each would cost more than the rest of an answer.
+ */
 static const char *short_name(struct quick *q, uint32_t t)
 {
 	struct tag *tag = &q->table.v[t];
 	const char *name = relindex_refname(&q->ix, t) + strlen("refs/tags/");
-	char *ref, *top;
+	char *ref, *loose, *top;
 	bool ambiguous;
 
 	if (tag->shortname)
 		return tag->shortname;
+	if (!q->listed) {
+		char *refs = xstrfmt("%s/refs", q->gitdir);
+		list_dir(q->gitdir, &q->top_files);
+		list_dir(refs, &q->top_refs);
+		free(refs);
+		q->listed = true;
+	}
 	ref = xstrfmt("refs/%s", name);
+	loose = xstrfmt("%s/refs/%s", q->gitdir, name);
 	top = xstrfmt("%s/%s", q->gitdir, name);
-	ambiguous = ref_exists(q, ref) || is_file(top);
+	ambiguous = is_packed(q, ref) || (may_exist(&q->top_refs, name) && is_file(loose)) ||
+		    (may_exist(&q->top_files, name) && is_file(top));
 	free(ref);
+	free(loose);
 	free(top);
 	tag->shortname = xstrdup(ambiguous ? relindex_refname(&q->ix, t) + strlen("refs/") : name);
 	return tag->shortname;
 }
 
-/*
- * The index's name for commit c, if it is git's answer for c asked alone:
- * 1 named, 0 no name, -1 declined.
- */
-static int name_of(struct quick *q, uint32_t c, struct sbuf *out)
+int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 {
 	struct relindex *ix = &q->ix;
 	const struct relindex_name *name = &ix->names[c];
@@ -346,26 +386,72 @@ static int name_of(struct quick *q, uint32_t c, struct sbuf *out)
 	return 1;
 }
 
-static int answer(struct quick *q, enum quick_mode mode, uint32_t c, struct sbuf *out)
+int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 {
 	struct relindex *ix = &q->ix;
-	uint32_t first;
-	int named;
 
-	if (mode == QUICK_FIRST_RELEASE) {
-		if (!relindex_check(ix, &ix->first[c], sizeof(uint32_t)) ||
-		    (ix->first[c] >= ix->ntags && ix->first[c] != UINT32_MAX))
-			return decline(q, "a damaged index block");
-		first = ix->first[c];
-		sbuf_addf(out, "%s\n", first == UINT32_MAX ? "none" : short_name(q, first));
-		return 0;
-	}
-	if ((named = name_of(q, c, out)) < 0)
-		return -1;
-	if (!named)   /* describe's error, name-rev's undefined: the normal path says it */
-		return decline(q, "a commit without a name");
-	sbuf_adds(out, "\n");
+	if (!relindex_check(ix, &ix->first[c], sizeof(uint32_t)) ||
+	    (ix->first[c] >= ix->ntags && ix->first[c] != UINT32_MAX))
+		return decline(q, "a damaged index block");
+	*tag = ix->first[c];
+	if (*tag != UINT32_MAX)
+		short_name(q, *tag);
 	return 0;
+}
+
+const struct tag_table *quick_tags(struct quick *q)
+{
+	if (!q->classified) {
+		for (uint32_t t = 0; t < q->ix.ntags; t++) {
+			struct tag *tag = &q->table.v[t];
+			tag->refname = xstrdup(relindex_refname(&q->ix, t));
+			tag->commit = q->ix.tags[t].commit;
+			tag->taggerdate = q->ix.tags[t].taggerdate;
+			tag->deref = q->ix.tags[t].deref;
+			short_name(q, t);
+		}
+		tags_classify(&q->table, q->ix.glob);
+		q->classified = true;
+	}
+	return &q->table;
+}
+
+uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
+{
+	quick_tags(q);
+	return relindex_tags_containing(&q->ix, c, n);
+}
+
+const unsigned char *quick_oid(const struct quick *q, uint32_t c)
+{
+	return q->ix.dag.oids[c].id;
+}
+
+char *quick_message(struct quick *q, uint32_t c)
+{
+	struct sbuf raw = SBUF_INIT;
+	const char *p = NULL;
+	char *msg = NULL;
+
+	if (!q->store) {
+		char *objdir = xstrfmt("%s/objects", q->gitdir);
+		q->store = objstore_open(objdir);
+		free(objdir);
+		if (!q->store) {
+			decline(q, "no objects directory");
+			return NULL;
+		}
+	}
+	if (objstore_read(q->store, q->ix.dag.oids[c].id, 0, &raw) != OBJSTORE_COMMIT ||
+	    !(p = strstr(raw.buf, "\n\n")))
+		decline(q, "a commit it cannot read alone");
+	if (p) {
+		for (p += 2; *p == '\n'; p++)
+			;
+		msg = xstrdup(p);
+	}
+	sbuf_free(&raw);
+	return msg;
 }
 
 /* Might any config git reads mention commitGraph (or include another file)? */
@@ -433,33 +519,50 @@ out:
 	return ret;
 }
 
-int quick_answer(const char *dir, enum quick_mode mode, const char *release_glob,
-		 const char **revs, size_t nrevs, struct sbuf *out, const char **why)
+struct quick *quick_open(const char *dir, const char *release_glob, const char **why)
 {
-	struct quick q = { 0 };
-	int ret;
+	struct quick *q = xcalloc(1, sizeof(*q));
 
-	if ((ret = find_gitdir(&q, dir ? dir : ".")) || (ret = open_index(&q, release_glob)) ||
-	    (ret = open_graph(&q)))
-		goto out;
-	for (size_t i = 0; i < nrevs && !ret; i++) {
-		unsigned char oid[GIT_OID_RAWSZ];
-		uint32_t c;
-
-		if (hex_to_oid(revs[i], strlen(revs[i]), oid) < 0)
-			ret = decline(&q, "a rev that is not a full commit id");
-		else if (!(ret = lookup(&q, oid, &c)))
-			ret = answer(&q, mode, c, out);
+	if (find_gitdir(q, dir ? dir : ".") || open_index(q, release_glob) || open_graph(q)) {
+		*why = q->why;
+		quick_close(q);
+		return NULL;
 	}
-out:
-	*why = q.why;
-	for (size_t i = 0; i < q.table.nr; i++)
-		free(q.table.v[i].shortname);
-	free(q.table.v);
-	relindex_close(&q.ix);
-	cgraph_close(&q.graph);
-	free_refs(&q.packed);
-	free_refs(&q.tags);
-	free(q.gitdir);
-	return ret;
+	return q;
+}
+
+const char *quick_why(const struct quick *q)
+{
+	return q->why;
+}
+
+int quick_lookup(struct quick *q, const char *rev, uint32_t *commit)
+{
+	unsigned char oid[GIT_OID_RAWSZ];
+
+	if (hex_to_oid(rev, strlen(rev), oid) < 0)
+		return decline(q, "a rev that is not a full commit id");
+	return lookup(q, oid, commit);
+}
+
+void quick_close(struct quick *q)
+{
+	if (!q)
+		return;
+	if (q->classified) {
+		tags_free(&q->table);
+	} else {
+		for (size_t i = 0; i < q->table.nr; i++)
+			free(q->table.v[i].shortname);
+		free(q->table.v);
+	}
+	relindex_close(&q->ix);
+	cgraph_close(&q->graph);
+	objstore_close(q->store);
+	free_refs(&q->packed);
+	free_refs(&q->tags);
+	free_refs(&q->top_files);
+	free_refs(&q->top_refs);
+	free(q->gitdir);
+	free(q);
 }

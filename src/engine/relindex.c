@@ -428,6 +428,17 @@ out:
 	return ret;
 }
 
+uint32_t *relindex_tags_containing(const struct relindex *ix, uint32_t c, size_t *n)
+{
+	uint32_t *out = xmalloc((size_t)ix->ntags * sizeof(uint32_t) + 1);
+
+	*n = 0;
+	for (uint32_t t = 0; t < ix->ntags; t++)
+		if (relindex_tag_contains(ix, t, c))
+			out[(*n)++] = t;
+	return out;
+}
+
 bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c)
 {
 	size_t lo = ix->tags[t].iv_off, hi = ix->tags[t + 1].iv_off;

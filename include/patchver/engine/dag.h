@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <git2.h>
 
+#include "patchver/base/util.h"
+
 /*
  * The commit graph of a repository, as dense indices: every commit that a
  * query touches gets a small integer, and parents, committer dates and
@@ -15,9 +17,15 @@
 #define DAG_NONE UINT32_MAX
 
 struct cgraph;
+struct objstore;
 
 struct dag {
 	git_odb *odb;             /* borrowed from the repository */
+	/* the object files read directly (objstore.h), opened on the first read */
+	char *objdir;
+	struct objstore *store;
+	bool store_tried;
+	struct sbuf buf;
 	uint32_t nr, alloc;
 	git_oid *oids;
 	int64_t *dates;           /* committer date, as git's commit->date */

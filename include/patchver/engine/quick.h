@@ -2,34 +2,50 @@
 #define PATCHVER_QUICK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "patchver/base/util.h"
+#include "patchver/engine/tags.h"
 
 /*
  * Answers straight from a fresh release index, before libgit2 is started
- * (starting it costs more than the whole answer): --describe, --name-rev
- * and --first-release of full commit ids.  The repository's refs are read
- * from its files, the index is checked block by block as it is read, and
- * nothing else is opened.
+ * (starting it costs more than the whole answer): names, first releases,
+ * containing tags and messages of full commit ids.  The repository's refs
+ * are read from its files, the index is checked block by block as it is
+ * read, a message comes from the object files (objstore.h), and nothing
+ * else is opened.
  *
  * Whatever it is not sure of makes it decline, and the normal path then
  * answers: another rev syntax, a rev the index lacks, tags that differ
  * from the index's, a damaged block, a name git's date cutoff could
  * change, a repository layout or environment it does not handle
  * (GIT_* variables, worktrees, .git files, shallow clones).
+ * A call that declines returns -1 (or NULL) and quick_why() says why.
  */
-enum quick_mode {
-	QUICK_DESCRIBE,
-	QUICK_NAME_REV,
-	QUICK_FIRST_RELEASE,
-};
+struct quick;
 
-/*
- * Answer revs in the repository at dir (NULL: the current directory).
- * 0: out holds the whole output; -1: declined, *why says why (nothing
- * printed, nothing changed).
- */
-int quick_answer(const char *dir, enum quick_mode mode, const char *release_glob,
-		 const char **revs, size_t nrevs, struct sbuf *out, const char **why);
+/* The fresh index of the repository at dir (NULL: "."), or NULL and *why. */
+struct quick *quick_open(const char *dir, const char *release_glob, const char **why);
+void quick_close(struct quick *q);
+const char *quick_why(const struct quick *q);
+
+/* The index's commit for rev, a full hex id: 0, or -1 declined. */
+int quick_lookup(struct quick *q, const char *rev, uint32_t *commit);
+const unsigned char *quick_oid(const struct quick *q, uint32_t commit);
+
+/* The tags as tags_load would classify them; commits are index ids. */
+const struct tag_table *quick_tags(struct quick *q);
+
+/* git's name of commit (describe --contains, name-rev): 1, 0 none, -1. */
+int quick_name(struct quick *q, uint32_t commit, struct sbuf *out);
+
+/* The earliest release containing commit (UINT32_MAX none): 0 or -1. */
+int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
+
+/* Every tag containing commit, refname order (caller frees). */
+uint32_t *quick_containing(struct quick *q, uint32_t commit, size_t *n);
+
+/* The commit's message as git_commit_message gives it (caller frees), or NULL. */
+char *quick_message(struct quick *q, uint32_t commit);
 
 #endif

@@ -116,6 +116,9 @@ int relindex_write(const struct relindex *ix, const char *path);
 /* Does tag t (index in the tag records) contain commit c? */
 bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c);
 
+/* Every tag containing commit c, refname order (caller frees). */
+uint32_t *relindex_tags_containing(const struct relindex *ix, uint32_t c, size_t *n);
+
 static inline const char *relindex_refname(const struct relindex *ix, uint32_t t)
 {
 	return ix->pool + ix->tags[t].name_off;

@@ -1,0 +1,41 @@
+#ifndef PATCHVER_OBJSTORE_H
+#define PATCHVER_OBJSTORE_H
+
+#include <stddef.h>
+
+#include "patchver/base/util.h"
+
+/*
+ * The object files of one objects directory read without libgit2: loose
+ * objects, and packs with a version 2 index (deltas resolved).  Two reads
+ * need it: the quick path's one commit, where starting libgit2 costs more
+ * than the whole answer, and every commit header of a history, where
+ * git_odb_read inflates each whole commit through libgit2's cache while a
+ * header is its first few hundred bytes.
+ *
+ * What it does not handle (another index version, a damaged object) it
+ * reports as not found: callers then ask libgit2, which reads those and
+ * reports damage properly.
+ */
+enum objstore_type {
+	OBJSTORE_COMMIT = 1,
+	OBJSTORE_TREE = 2,
+	OBJSTORE_BLOB = 3,
+	OBJSTORE_TAG = 4,
+};
+
+struct objstore;
+
+/* The store of objdir ("<gitdir>/objects") and its alternates, or NULL. */
+struct objstore *objstore_open(const char *objdir);
+void objstore_close(struct objstore *s);
+
+/*
+ * Object oid (20 raw bytes) into out, replacing what out held: its whole
+ * data, or with max > 0 at least its first max bytes (all of it if
+ * shorter), enough for a header.  Returns its type, or -1.
+ */
+int objstore_read(struct objstore *s, const unsigned char *oid, size_t max,
+		  struct sbuf *out);
+
+#endif

@@ -1,0 +1,552 @@
+/*
+ * Loose objects and packs, read as git's formats say (gitformat-pack(5)):
+ * a pack's .idx maps an id to an offset, the entry there is a type and
+ * size header and a zlib stream, and a delta entry names its base by
+ * offset or by id and rebuilds the object from it.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "patchver/engine/objstore.h"
+
+#define OID_LEN 20
+#define OBJ_OFS_DELTA 6
+#define OBJ_REF_DELTA 7
+/* a delta chain longer than any git writes (--depth is 4095 at most): a loop */
+#define MAX_CHAIN 5000
+/* larger claimed sizes are damage here: the callers read commits and trees */
+#define MAX_OBJECT (256u << 20)
+
+struct pack {
+	char *path;                 /* the .pack */
+	const unsigned char *idx;   /* the .idx, mapped */
+	size_t idx_size;
+	uint32_t nr;
+	const unsigned char *oids, *offsets, *large;
+	uint32_t nlarge;
+	const unsigned char *data;  /* the .pack, mapped on first use */
+	size_t size;
+	bool unusable;
+};
+
+struct objstore {
+	char **dirs;                /* the objects directory, then its alternates */
+	size_t ndirs, dirs_alloc;
+	struct pack *packs;
+	size_t npacks, alloc;
+	z_stream z;
+	bool z_ready;
+};
+
+/* one step of a delta chain: the delta's zlib stream and result size */
+struct delta_step {
+	const unsigned char *data;
+	size_t avail, size;
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static const void *map_file(const char *path, size_t *size)
+{
+	struct stat st;
+	void *m = MAP_FAILED;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		*size = (size_t)st.st_size;
+		m = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+	}
+	close(fd);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* A version 2 .idx: magic, version, fanout, ids, CRCs, offsets, large offsets, checksums. */
+static bool parse_idx(struct pack *p)
+{
+	const unsigned char *fan = p->idx + 8;
+	size_t fixed;
+
+	if (p->idx_size < 8 + 256 * 4 + 2 * OID_LEN || memcmp(p->idx, "\377tOc", 4) ||
+	    be32(p->idx + 4) != 2)
+		return false;
+	for (int i = 1; i < 256; i++)
+		if (be32(fan + 4 * i) < be32(fan + 4 * (i - 1)))
+			return false;
+	p->nr = be32(fan + 4 * 255);
+	fixed = 8 + 256 * 4 + (size_t)p->nr * (OID_LEN + 8) + 2 * OID_LEN;
+	if (p->idx_size < fixed || (p->idx_size - fixed) % 8)
+		return false;
+	p->oids = fan + 256 * 4;
+	p->offsets = p->oids + (size_t)p->nr * (OID_LEN + 4);
+	p->large = p->offsets + (size_t)p->nr * 4;
+	p->nlarge = (uint32_t)((p->idx_size - fixed) / 8);
+	return true;
+}
+
+static void add_pack(struct objstore *s, const char *dir, const char *name)
+{
+	size_t len = strlen(name);
+	struct pack p = { 0 };
+	char *idx = xstrfmt("%s/%s", dir, name);
+
+	p.idx = map_file(idx, &p.idx_size);
+	free(idx);
+	if (!p.idx)
+		return;
+	if (!parse_idx(&p)) {
+		munmap((void *)p.idx, p.idx_size);
+		return;
+	}
+	p.path = xstrfmt("%s/%.*s.pack", dir, (int)(len - 4), name);
+	s->packs = xgrow(s->packs, &s->alloc, s->npacks + 1, sizeof(*s->packs));
+	s->packs[s->npacks++] = p;
+}
+
+/* git's limit on alternates of alternates */
+#define MAX_ALTERNATE_DEPTH 5
+
+static void add_dir(struct objstore *s, const char *objdir, int depth);
+
+/* objects/info/alternates: one directory a line, relative ones to objdir. */
+static void add_alternates(struct objstore *s, const char *objdir, int depth)
+{
+	char *path = xstrfmt("%s/info/alternates", objdir), *line = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	ssize_t len;
+
+	free(path);
+	while (f && (len = getline(&line, &cap, f)) >= 0) {
+		char *dir;
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		dir = line[0] == '/' ? xstrdup(line) : xstrfmt("%s/%s", objdir, line);
+		add_dir(s, dir, depth + 1);
+		free(dir);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+static void add_dir(struct objstore *s, const char *objdir, int depth)
+{
+	char *path, *real = realpath(objdir, NULL);
+	DIR *d;
+	struct dirent *e;
+
+	if (!real || depth > MAX_ALTERNATE_DEPTH) {
+		free(real);
+		return;
+	}
+	for (size_t i = 0; i < s->ndirs; i++)
+		if (!strcmp(s->dirs[i], real)) {
+			free(real);
+			return;
+		}
+	s->dirs = xgrow(s->dirs, &s->dirs_alloc, s->ndirs + 1, sizeof(*s->dirs));
+	s->dirs[s->ndirs++] = real;
+	path = xstrfmt("%s/pack", real);
+	if ((d = opendir(path))) {
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			if (len > 4 && !strcmp(e->d_name + len - 4, ".idx"))
+				add_pack(s, path, e->d_name);
+		}
+		closedir(d);
+	}
+	free(path);
+	add_alternates(s, real, depth);
+}
+
+struct objstore *objstore_open(const char *objdir)
+{
+	struct objstore *s = xcalloc(1, sizeof(*s));
+
+	add_dir(s, objdir, 0);
+	if (!s->ndirs) {
+		objstore_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+void objstore_close(struct objstore *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->npacks; i++) {
+		munmap((void *)s->packs[i].idx, s->packs[i].idx_size);
+		if (s->packs[i].data)
+			munmap((void *)s->packs[i].data, s->packs[i].size);
+		free(s->packs[i].path);
+	}
+	if (s->z_ready)
+		inflateEnd(&s->z);
+	for (size_t i = 0; i < s->ndirs; i++)
+		free(s->dirs[i]);
+	free(s->dirs);
+	free(s->packs);
+	free(s);
+}
+
+/* Where oid's entry starts in pack p, or 0 (no entry starts before the 12-byte header). */
+static uint64_t find_in_pack(const struct pack *p, const unsigned char *oid)
+{
+	const unsigned char *fan = p->idx + 8;
+	uint32_t lo = oid[0] ? be32(fan + 4 * (oid[0] - 1)) : 0, hi = be32(fan + 4 * oid[0]);
+	uint32_t off;
+
+	if (hi > p->nr)
+		return 0;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(p->oids + (size_t)mid * OID_LEN, oid, OID_LEN);
+		if (!c) {
+			off = be32(p->offsets + (size_t)mid * 4);
+			if (!(off & 0x80000000u))
+				return off;
+			off &= 0x7fffffffu;
+			return off < p->nlarge ?
+				(uint64_t)be32(p->large + 8 * (size_t)off) << 32 |
+				be32(p->large + 8 * (size_t)off + 4) : 0;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static bool map_pack(struct pack *p)
+{
+	if (p->data || p->unusable)
+		return !p->unusable;
+	p->data = map_file(p->path, &p->size);
+	if (!p->data || p->size < 12 + OID_LEN || memcmp(p->data, "PACK", 4) ||
+	    (be32(p->data + 4) != 2 && be32(p->data + 4) != 3)) {
+		if (p->data)
+			munmap((void *)p->data, p->size);
+		p->data = NULL;
+		p->unusable = true;
+	}
+	return !p->unusable;
+}
+
+/*
+ * Inflate from in (avail bytes) into buf (want bytes): with finish, the
+ * stream must end there, its checksum checked.  Sets *got; returns zlib's
+ * last status.
+ */
+static int zinflate(struct objstore *s, const unsigned char *in, size_t avail,
+		    unsigned char *buf, size_t want, bool finish, size_t *got)
+{
+	int zret;
+
+	if (!s->z_ready) {
+		if (inflateInit(&s->z) != Z_OK)
+			return Z_STREAM_ERROR;
+		s->z_ready = true;
+	} else if (inflateReset(&s->z) != Z_OK) {
+		return Z_STREAM_ERROR;
+	}
+	s->z.next_in = (unsigned char *)in;
+	s->z.avail_in = avail > UINT32_MAX ? UINT32_MAX : (uInt)avail;
+	s->z.next_out = buf;
+	s->z.avail_out = (uInt)want;
+	do {
+		zret = inflate(&s->z, finish ? Z_FINISH : Z_SYNC_FLUSH);
+	} while (zret == Z_OK && s->z.avail_out && s->z.avail_in);
+	*got = s->z.total_out;
+	return zret;
+}
+
+/*
+ * An object of size bytes from its zlib stream into out: all of it, or
+ * with want > 0 at least its first want bytes.
+ */
+static int inflate_object(struct objstore *s, const unsigned char *in, size_t avail,
+			  size_t size, size_t want, struct sbuf *out)
+{
+	bool whole = !want || want >= size;
+	size_t got;
+	int zret;
+
+	if (size > MAX_OBJECT)
+		return -1;
+	if (whole)
+		want = size;
+	sbuf_reset(out);
+	out->buf = xgrow(out->buf, &out->alloc, want + 1, 1);
+	zret = zinflate(s, in, avail, (unsigned char *)out->buf, want, whole, &got);
+	if (got != want || (whole ? zret != Z_STREAM_END : zret != Z_OK && zret != Z_STREAM_END))
+		return -1;
+	out->len = want;
+	out->buf[want] = '\0';
+	return 0;
+}
+
+static int read_loose(struct objstore *s, const unsigned char *oid, size_t max, struct sbuf *out)
+{
+	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
+	char hex[2 * OID_LEN + 1], *path, *end;
+	unsigned char head[64];
+	const unsigned char *nul;
+	size_t fsize = 0, got, hlen, size;
+	const unsigned char *file = NULL;
+	int type = -1, zret;
+
+	for (int i = 0; i < OID_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", oid[i]);
+	for (size_t i = 0; !file && i < s->ndirs; i++) {
+		path = xstrfmt("%s/%.2s/%s", s->dirs[i], hex, hex + 2);
+		file = map_file(path, &fsize);
+		free(path);
+	}
+	if (!file)
+		return -1;
+	/* "<type> <size>\0<data>", one zlib stream: the header first */
+	zret = zinflate(s, file, fsize, head, sizeof(head), false, &got);
+	nul = memchr(head, '\0', got);
+	if ((zret != Z_OK && zret != Z_STREAM_END) || !nul)
+		goto out;
+	for (int t = 1; t <= 4 && type < 0; t++) {
+		size_t n = strlen(names[t]);
+		if (!memcmp(head, names[t], n) && head[n] == ' ')
+			type = t;
+	}
+	if (type < 0)
+		goto out;
+	size = strtoull((const char *)head + strlen(names[type]) + 1, &end, 10);
+	hlen = (size_t)(nul - head) + 1;
+	if ((const unsigned char *)end != nul || size > MAX_OBJECT ||
+	    inflate_object(s, file, fsize, hlen + size, max ? hlen + max : 0, out) < 0) {
+		type = -1;
+		goto out;
+	}
+	memmove(out->buf, out->buf + hlen, out->len - hlen + 1);
+	out->len -= hlen;
+out:
+	munmap((void *)file, fsize);
+	return type;
+}
+
+/* The entry header at *off: type and size; *off moves past it. */
+static int entry_header(const struct pack *p, uint64_t *off, size_t *size)
+{
+	const unsigned char *d = p->data, *end = p->data + p->size - OID_LEN;
+	const unsigned char *c = d + *off;
+	unsigned shift = 4;
+	uint64_t sz;
+	int type;
+
+	if (*off < 12 || c >= end)
+		return -1;
+	type = (*c >> 4) & 7;
+	sz = *c & 15;
+	while (*c & 0x80) {
+		if (++c >= end || shift > 56)
+			return -1;
+		sz |= (uint64_t)(*c & 0x7f) << shift;
+		shift += 7;
+	}
+	*off = (uint64_t)(c + 1 - d);
+	if (sz > MAX_OBJECT)
+		return -1;
+	*size = (size_t)sz;
+	return type;
+}
+
+/*
+ * An OFS_DELTA's base: git's varint at *off (moved past it) is how far
+ * before the delta's entry the base's starts.
+ */
+static int ofs_base(const struct pack *p, uint64_t entry, uint64_t *off, uint64_t *base)
+{
+	const unsigned char *end = p->data + p->size - OID_LEN, *c = p->data + *off;
+	uint64_t back;
+
+	if (c >= end)
+		return -1;
+	back = *c & 0x7f;
+	while (*c & 0x80) {
+		if (++c >= end || back >= (UINT64_MAX >> 8))
+			return -1;
+		back = ((back + 1) << 7) | (*c & 0x7f);
+	}
+	*off = (uint64_t)(c + 1 - p->data);
+	if (back == 0 || back > entry)
+		return -1;
+	*base = entry - back;
+	return 0;
+}
+
+static size_t delta_varint(const unsigned char **c, const unsigned char *end, bool *ok)
+{
+	size_t v = 0;
+	unsigned shift = 0;
+
+	do {
+		if (*c >= end || shift > 56) {
+			*ok = false;
+			return 0;
+		}
+		v |= (size_t)(**c & 0x7f) << shift;
+		shift += 7;
+	} while (*(*c)++ & 0x80);
+	return v;
+}
+
+/* base + delta -> out (git's patch-delta: copy and insert instructions). */
+static int apply_delta(const struct sbuf *base, const struct sbuf *delta, struct sbuf *out)
+{
+	const unsigned char *c = (const unsigned char *)delta->buf, *end = c + delta->len;
+	bool ok = true;
+	size_t bsize = delta_varint(&c, end, &ok), rsize = delta_varint(&c, end, &ok);
+
+	if (!ok || bsize != base->len || rsize > MAX_OBJECT)
+		return -1;
+	sbuf_reset(out);
+	out->buf = xgrow(out->buf, &out->alloc, rsize + 1, 1);
+	while (c < end) {
+		unsigned char op = *c++;
+		if (op & 0x80) {
+			size_t off = 0, n = 0;
+			for (int i = 0; i < 4; i++)
+				if (op & (1u << i)) {
+					if (c >= end)
+						return -1;
+					off |= (size_t)*c++ << (8 * i);
+				}
+			for (int i = 0; i < 3; i++)
+				if (op & (0x10u << i)) {
+					if (c >= end)
+						return -1;
+					n |= (size_t)*c++ << (8 * i);
+				}
+			if (!n)
+				n = 0x10000;
+			if (off > base->len || n > base->len - off || n > rsize - out->len)
+				return -1;
+			memcpy(out->buf + out->len, base->buf + off, n);
+			out->len += n;
+		} else if (op) {
+			if (op > (size_t)(end - c) || op > rsize - out->len)
+				return -1;
+			memcpy(out->buf + out->len, c, op);
+			out->len += op;
+			c += op;
+		} else {
+			return -1;      /* reserved */
+		}
+	}
+	if (out->len != rsize)
+		return -1;
+	out->buf[out->len] = '\0';
+	return 0;
+}
+
+/* Where oid's entry is in any pack: the pack, and *off. */
+static struct pack *find_entry(struct objstore *s, const unsigned char *oid, uint64_t *off)
+{
+	for (size_t i = 0; i < s->npacks; i++) {
+		struct pack *p = &s->packs[i];
+		if ((*off = find_in_pack(p, oid)) && map_pack(p) && *off < p->size - OID_LEN)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * The entry at off: a delta chain walked down to its base, the base read,
+ * the deltas applied from the innermost out.  Only a base-less read
+ * (no delta) stops at max bytes.
+ */
+static int read_packed(struct objstore *s, struct pack *p, uint64_t off, size_t max,
+		       struct sbuf *out)
+{
+	struct delta_step *chain = NULL;
+	size_t nchain = 0, alloc = 0, size;
+	struct sbuf delta = SBUF_INIT, tmp = SBUF_INIT;
+	int type;
+
+	for (;;) {
+		uint64_t entry = off, base = 0;
+		const unsigned char *base_oid = NULL;
+
+		type = entry_header(p, &off, &size);
+		if (type == OBJ_OFS_DELTA) {
+			if (ofs_base(p, entry, &off, &base) < 0)
+				goto fail;
+		} else if (type == OBJ_REF_DELTA) {
+			if (off + OID_LEN >= p->size - OID_LEN)
+				goto fail;
+			base_oid = p->data + off;
+			off += OID_LEN;
+		} else {
+			break;
+		}
+		if (nchain == MAX_CHAIN)
+			goto fail;
+		chain = xgrow(chain, &alloc, nchain + 1, sizeof(*chain));
+		chain[nchain++] = (struct delta_step){ p->data + off, p->size - off, size };
+		if (base_oid && !(p = find_entry(s, base_oid, &base))) {
+			/* a base in no pack: loose, or unreadable here */
+			if ((type = read_loose(s, base_oid, 0, out)) < 0)
+				goto fail;
+			goto apply;
+		}
+		off = base;
+	}
+	if (type < 1 || type > 4 ||
+	    inflate_object(s, p->data + off, p->size - off, size, nchain ? 0 : max, out) < 0)
+		goto fail;
+apply:
+	while (nchain--) {
+		struct delta_step *d = &chain[nchain];
+		struct sbuf swap;
+
+		if (inflate_object(s, d->data, d->avail, d->size, 0, &delta) < 0 ||
+		    apply_delta(out, &delta, &tmp) < 0)
+			goto fail;
+		swap = *out;
+		*out = tmp;
+		tmp = swap;
+	}
+	goto out;
+fail:
+	type = -1;
+out:
+	free(chain);
+	sbuf_free(&delta);
+	sbuf_free(&tmp);
+	return type;
+}
+
+int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, struct sbuf *out)
+{
+	uint64_t off;
+	struct pack *p = find_entry(s, oid, &off);
+
+	if (p)
+		return read_packed(s, p, off, max, out);
+	return read_loose(s, oid, max, out);
+}
