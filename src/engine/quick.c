@@ -399,7 +399,8 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 	return 0;
 }
 
-const struct tag_table *quick_tags(struct quick *q)
+/* Every tag with its short name, and which are releases, as tags_load has them. */
+static void classify(struct quick *q)
 {
 	if (!q->classified) {
 		for (uint32_t t = 0; t < q->ix.ntags; t++) {
@@ -413,12 +414,16 @@ const struct tag_table *quick_tags(struct quick *q)
 		tags_classify(&q->table, q->ix.glob);
 		q->classified = true;
 	}
+}
+
+const struct tag_table *quick_tags(struct quick *q)
+{
 	return &q->table;
 }
 
 uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 {
-	quick_tags(q);
+	classify(q);
 	return relindex_tags_containing(&q->ix, c, n);
 }
 

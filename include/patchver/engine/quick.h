@@ -33,7 +33,11 @@ const char *quick_why(const struct quick *q);
 int quick_lookup(struct quick *q, const char *rev, uint32_t *commit);
 const unsigned char *quick_oid(const struct quick *q, uint32_t commit);
 
-/* The tags as tags_load would classify them; commits are index ids. */
+/*
+ * The index's tags: the short names of those an answer names, and after
+ * quick_containing() every short name and the releases, as tags_load
+ * has them.  Commits are index ids.
+ */
 const struct tag_table *quick_tags(struct quick *q);
 
 /* git's name of commit (describe --contains, name-rev): 1, 0 none, -1. */
