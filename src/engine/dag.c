@@ -290,7 +290,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 }
 
 /* A commit's header is this long but for octopus merges and long names. */
-#define HEADER_PREFIX 1024
+#define HEADER_PREFIX 300
 
 /*
  * Commit idx's object, or as much of it as holds its header: from the

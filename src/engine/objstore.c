@@ -45,6 +45,7 @@ struct objstore {
 	size_t npacks, alloc;
 	z_stream z;
 	bool z_ready;
+	size_t touched;             /* pack bytes inflated since the last trim */
 };
 
 /* one step of a delta chain: the delta's zlib stream and result size */
@@ -276,7 +277,27 @@ static int zinflate(struct objstore *s, const unsigned char *in, size_t avail,
 		zret = inflate(&s->z, finish ? Z_FINISH : Z_SYNC_FLUSH);
 	} while (zret == Z_OK && s->z.avail_out && s->z.avail_in);
 	*got = s->z.total_out;
+	s->touched += s->z.total_in;
 	return zret;
+}
+
+/*
+ * A pack is mapped whole, and the pages a read touched would stay in the
+ * process's resident set: a read over every commit would count a third
+ * of the kernel's pack as its memory.  Past TRIM_EVERY bytes read they are
+ * given back (they stay in the page cache; touching one again is a minor
+ * fault).
+ */
+#define TRIM_EVERY (16u << 20)
+
+static void trim(struct objstore *s)
+{
+	if (s->touched < TRIM_EVERY)
+		return;
+	for (size_t i = 0; i < s->npacks; i++)
+		if (s->packs[i].data)
+			madvise((void *)s->packs[i].data, s->packs[i].size, MADV_DONTNEED);
+	s->touched = 0;
 }
 
 /*
@@ -546,6 +567,7 @@ int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, stru
 	uint64_t off;
 	struct pack *p = find_entry(s, oid, &off);
 
+	trim(s);
 	if (p)
 		return read_packed(s, p, off, max, out);
 	return read_loose(s, oid, max, out);
