@@ -289,8 +289,14 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 	return true;
 }
 
-/* A commit's header is this long but for octopus merges and long names. */
+/* A commit's header is this long but for merges and long names. */
 #define HEADER_PREFIX 300
+/*
+ * Reads before the object files are read directly: a few commits read
+ * through libgit2's pack windows cost less memory than a second mapping
+ * of the pack and its index, whose faults map 64 KiB each.
+ */
+#define STORE_AFTER 4096
 
 /*
  * Commit idx's object, or as much of it as holds its header: from the
@@ -299,7 +305,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 		       const char **data, size_t *len)
 {
-	if (!dag->store_tried) {
+	if (!dag->store_tried && ++dag->reads > STORE_AFTER) {
 		dag->store_tried = true;
 		if (dag->objdir)
 			dag->store = objstore_open(dag->objdir);

@@ -208,33 +208,72 @@ void objstore_close(struct objstore *s)
 	free(s);
 }
 
-/* Where oid's entry starts in pack p, or 0 (no entry starts before the 12-byte header). */
-static uint64_t find_in_pack(const struct pack *p, const unsigned char *oid)
+static int cmp_at(const struct pack *p, uint32_t i, const unsigned char *oid)
 {
-	const unsigned char *fan = p->idx + 8;
-	uint32_t lo = oid[0] ? be32(fan + 4 * (oid[0] - 1)) : 0, hi = be32(fan + 4 * oid[0]);
-	uint32_t off;
+	return memcmp(p->oids + (size_t)i * OID_LEN, oid, OID_LEN);
+}
 
-	if (hi > p->nr)
-		return 0;
+/*
+ * The index of oid among the ids [lo, hi) of pack p, or UINT32_MAX.  Ids
+ * are uniform: a guess from the id's next bytes lands within a few dozen
+ * entries, so a gallop from there and a bisection of the bracket touch a
+ * page or two of the .idx where a plain bisection touches six or seven.
+ */
+static uint32_t search_ids(const struct pack *p, uint32_t lo, uint32_t hi,
+			   const unsigned char *oid)
+{
+	uint32_t guess, step = 1;
+	int c;
+
+	if (lo >= hi)
+		return UINT32_MAX;
+	guess = lo + (uint32_t)(((uint64_t)be32(oid + 1) * (hi - lo)) >> 32);
+	if ((c = cmp_at(p, guess, oid)) == 0)
+		return guess;
+	if (c < 0) {            /* bracket (guess, hi) */
+		lo = guess + 1;
+		while (lo + step < hi && cmp_at(p, lo + step, oid) < 0) {
+			lo += step + 1;
+			step *= 2;
+		}
+		if (lo + step < hi)
+			hi = lo + step + 1;
+	} else {                /* bracket [lo, guess) */
+		hi = guess;
+		while (hi > lo + step && cmp_at(p, hi - step - 1, oid) > 0) {
+			hi -= step + 1;
+			step *= 2;
+		}
+		if (hi > lo + step)
+			lo = hi - step - 1;
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(p->oids + (size_t)mid * OID_LEN, oid, OID_LEN);
-		if (!c) {
-			off = be32(p->offsets + (size_t)mid * 4);
-			if (!(off & 0x80000000u))
-				return off;
-			off &= 0x7fffffffu;
-			return off < p->nlarge ?
-				(uint64_t)be32(p->large + 8 * (size_t)off) << 32 |
-				be32(p->large + 8 * (size_t)off + 4) : 0;
-		}
+		if ((c = cmp_at(p, mid, oid)) == 0)
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return UINT32_MAX;
+}
+
+/* Where oid's entry starts in pack p, or 0 (no entry starts before the 12-byte header). */
+static uint64_t find_in_pack(const struct pack *p, const unsigned char *oid)
+{
+	const unsigned char *fan = p->idx + 8;
+	uint32_t lo = oid[0] ? be32(fan + 4 * (oid[0] - 1)) : 0, hi = be32(fan + 4 * oid[0]);
+	uint32_t i, off;
+
+	if (hi > p->nr || (i = search_ids(p, lo, hi, oid)) == UINT32_MAX)
+		return 0;
+	off = be32(p->offsets + (size_t)i * 4);
+	if (!(off & 0x80000000u))
+		return off;
+	off &= 0x7fffffffu;
+	return off < p->nlarge ?
+		(uint64_t)be32(p->large + 8 * (size_t)off) << 32 | be32(p->large + 8 * (size_t)off + 4) : 0;
 }
 
 static bool map_pack(struct pack *p)
@@ -282,11 +321,12 @@ static int zinflate(struct objstore *s, const unsigned char *in, size_t avail,
 }
 
 /*
- * A pack is mapped whole, and the pages a read touched would stay in the
+ * A pack is mapped whole, and the pages reads touch would stay in the
  * process's resident set: a read over every commit would count a third
- * of the kernel's pack as its memory.  Past TRIM_EVERY bytes read they are
- * given back (they stay in the page cache; touching one again is a minor
- * fault).
+ * of the kernel's pack as its memory.  Past TRIM_EVERY bytes inflated
+ * from it they are given back (they stay in the page cache; touching one
+ * again is a minor fault).  Each madvise costs milliseconds on a large
+ * mapping, so it is not done more often.
  */
 #define TRIM_EVERY (16u << 20)
 

@@ -25,6 +25,7 @@ struct dag {
 	char *objdir;
 	struct objstore *store;
 	bool store_tried;
+	uint32_t reads;           /* commits read before the store was tried */
 	struct sbuf buf;
 	uint32_t nr, alloc;
 	git_oid *oids;
