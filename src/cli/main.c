@@ -509,7 +509,6 @@ int main(int argc, const char **argv)
 	hopts.index = index_mode();
 	/* a few names: git's cut walk reads less than the whole history */
 	hopts.lazy_ok = !opt.use_stdin && !opt.index && !reads_everything() && nrevs <= LAZY_REVS;
-	hopts.lazy_contain = ropts.mode != REPORT_DESCRIBE && ropts.mode != REPORT_NAME_REV;
 	hopts.scan_pack = opt.audit;
 
 	if (try_quick(revs, nrevs, &ropts, hopts.release_glob, &ret))

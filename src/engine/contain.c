@@ -13,6 +13,7 @@ void contain_init(struct contain *c, struct history *h)
 	memset(c, 0, sizeof(*c));
 	c->h = h;
 	c->reach_commit = DAG_NONE;
+	c->verdict_target = DAG_NONE;
 }
 
 void contain_free(struct contain *c)
@@ -22,13 +23,14 @@ void contain_free(struct contain *c)
 	free(c->first_release);
 	cgraph_reach_free(&c->reach);
 	free(c->tag_pos);
+	free(c->verdict);
 	memset(c, 0, sizeof(*c));
 }
 
 /*
- * A lazy history answers containment from git's commit-graph, which then
- * holds every tag's commit (history_open makes sure).  A commit the graph
- * lacks is in no tag: the graph holds every ancestor of what it holds.
+ * A lazy history answers containment from git's commit-graph when it
+ * holds every tag's commit.  A commit the graph lacks is in no tag: the
+ * graph holds every ancestor of what it holds.
  */
 static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 {
@@ -54,13 +56,99 @@ static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 	return cgraph_reaches(&c->reach, c->tag_pos[tag]);
 }
 
-static uint32_t *graph_tags(struct contain *c, uint32_t commit, size_t *n)
+enum verdict { V_UNKNOWN, V_YES, V_NO };
+
+/* The verdict of commit x, the array grown with the lazy DAG. */
+static uint8_t *verdict_of(struct contain *c, uint32_t x)
+{
+	if (x >= c->verdict_nr) {
+		size_t old = c->verdict_nr, alloc = c->h->dag.nr + 1024u;
+		c->verdict = xrealloc(c->verdict, alloc);
+		memset(c->verdict + old, V_UNKNOWN, alloc - old);
+		c->verdict_nr = (uint32_t)alloc;
+	}
+	return &c->verdict[x];
+}
+
+/*
+ * Without a graph: git's contains_tag_algo (commit-reach.c), a depth-first
+ * walk from tag t's commit that parses commits as it reaches them.  A
+ * commit contains the target as soon as one parent does (its other
+ * parents are never read), and verdicts are kept for the next tag, so it
+ * reads what git tag --contains reads.  1, 0, or -1 (a commit unreadable).
+ */
+static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
+{
+	struct dag *dag = &c->h->dag;
+	uint32_t tip = c->h->tags.v[tag].commit;
+	struct frame { uint32_t commit; unsigned next; } *stack = NULL;
+	size_t nr = 0, alloc = 0;
+	int ret;
+
+	if (c->verdict_target != target) {
+		free(c->verdict);
+		c->verdict = NULL;
+		c->verdict_nr = 0;
+		c->verdict_target = target;
+	}
+	if (tip == DAG_NONE)
+		return 0;
+	if (tip == target)
+		return 1;
+	if (*verdict_of(c, tip) != V_UNKNOWN)
+		return *verdict_of(c, tip) == V_YES;
+	stack = xgrow(stack, &alloc, 1, sizeof(*stack));
+	stack[nr++] = (struct frame){ tip, 0 };
+	while (nr) {
+		struct frame *f = &stack[nr - 1];
+		unsigned np;
+		const uint32_t *par;
+		uint32_t p;
+		uint8_t v;
+
+		if (dag_parse(dag, f->commit) < 0) {
+			ret = -1;
+			goto out;
+		}
+		par = dag_parents(dag, f->commit, &np);
+		if (f->next == np) {
+			*verdict_of(c, f->commit) = V_NO;
+			nr--;
+			continue;
+		}
+		p = par[f->next];
+		v = p == target ? V_YES : *verdict_of(c, p);
+		if (v == V_YES) {
+			*verdict_of(c, f->commit) = V_YES;
+			nr--;
+		} else if (v == V_NO) {
+			f->next++;
+		} else {
+			stack = xgrow(stack, &alloc, nr + 1, sizeof(*stack));
+			stack[nr++] = (struct frame){ p, 0 };
+		}
+	}
+	ret = *verdict_of(c, tip) == V_YES;
+out:
+	free(stack);
+	return ret;
+}
+
+/* Does tag t contain commit?  A lazy history: by the graph or git's walk. */
+static int lazy_contains(struct contain *c, uint32_t t, uint32_t commit)
+{
+	if (c->h->graph_has_tags)
+		return graph_contains(c, t, commit);
+	return walk_contains(c, t, commit);
+}
+
+static uint32_t *lazy_tags(struct contain *c, uint32_t commit, size_t *n)
 {
 	uint32_t *out = xmalloc(c->h->tags.nr * sizeof(uint32_t) + 1);
 
 	*n = 0;
 	for (uint32_t t = 0; t < c->h->tags.nr; t++)
-		if (graph_contains(c, t, commit) > 0)
+		if (lazy_contains(c, t, commit) > 0)
 			out[(*n)++] = t;
 	return out;
 }
@@ -79,7 +167,7 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 
 	*n = 0;
 	if (c->h->lazy)
-		return graph_tags(c, commit, n);
+		return lazy_tags(c, commit, n);
 	if (commit >= c->h->tag_commits)
 		return NULL;    /* no tag reaches it */
 	if (history_index(c->h))
@@ -131,7 +219,7 @@ uint32_t contain_first_release(struct contain *c, uint32_t commit)
 	if (c->h->lazy) {
 		/* releases in version order: the first that contains it */
 		for (size_t r = 0; r < t->nreleases; r++)
-			if (graph_contains(c, t->releases[r], commit) > 0)
+			if (lazy_contains(c, t->releases[r], commit) > 0)
 				return t->releases[r];
 		return UINT32_MAX;
 	}

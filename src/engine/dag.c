@@ -294,9 +294,12 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 /*
  * Reads before the object files are read directly: a few commits read
  * through libgit2's pack windows cost less memory than a second mapping
- * of the pack and its index, whose faults map 64 KiB each.
+ * of the pack and its index, whose faults map 64 KiB each.  A lazy walk
+ * (one query without an index) switches sooner: what libgit2 touched
+ * stays resident, and its reads jump around the pack.
  */
 #define STORE_AFTER 4096
+#define STORE_AFTER_LAZY 256
 
 /*
  * Commit idx's object, or as much of it as holds its header: from the
@@ -305,7 +308,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 		       const char **data, size_t *len)
 {
-	if (!dag->store_tried && ++dag->reads > STORE_AFTER) {
+	if (!dag->store_tried && ++dag->reads > (dag->lazy ? STORE_AFTER_LAZY : STORE_AFTER)) {
 		dag->store_tried = true;
 		if (dag->objdir)
 			dag->store = objstore_open(dag->objdir);

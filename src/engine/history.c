@@ -107,27 +107,6 @@ static bool graph_holds_tags(const struct history *h)
 	return true;
 }
 
-/* A lazy start that must load it all after all: the tips are parsed, their parents not. */
-static int deepen(struct history *h)
-{
-	h->dag.lazy = h->lazy = false;
-	for (size_t i = 0; i < h->tags.nr; i++) {
-		uint32_t c = h->tags.v[i].commit;
-		unsigned np = 0;
-
-		if (c != DAG_NONE)
-			dag_parents(&h->dag, c, &np);
-		for (unsigned k = 0; k < np; k++) {
-			/* loading moves the parents array: look the parent up afresh */
-			uint32_t p = h->dag.parents[h->dag.par_off[c] + k];
-			if (dag_load(&h->dag, p) < 0)
-				return error(EXIT_CORRUPT, "history of tag %s is broken: %s",
-					     h->tags.v[i].shortname, git_errmsg());
-		}
-	}
-	return 0;
-}
-
 /* Peel the tags read and load the history below them (or not: lazy). */
 static int load_objects(struct history *h, const struct history_opts *opts, bool lazy)
 {
@@ -138,8 +117,7 @@ static int load_objects(struct history *h, const struct history_opts *opts, bool
 		dag_reserve(&h->dag, (uint32_t)cgraph_commits(&h->graph));
 	if ((ret = tags_peel(&h->tags, &h->dag)))
 		return ret;
-	if (lazy && opts->lazy_contain && !graph_holds_tags(h) && (ret = deepen(h)))
-		return ret;
+	h->graph_has_tags = graph_holds_tags(h);
 	tags_classify(&h->tags, opts->release_glob);
 	h->tag_commits = h->lazy ? 0 : h->dag.nr;
 	return 0;

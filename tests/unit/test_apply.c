@@ -97,7 +97,7 @@ static void moved_hunk(git_repository *repo)
 int main(int argc, char **argv)
 {
 	struct history h;
-	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false, false };
+	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false };
 
 	git_libgit2_init();
 	if (history_open(&h, &o) != 0)

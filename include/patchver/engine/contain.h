@@ -18,6 +18,9 @@ struct contain {
 	uint32_t epoch;
 	uint32_t *queue;
 	uint32_t *first_release;  /* bulk answer per commit, or NULL */
+	/* a lazy history without a graph: git's walk's verdicts for one target */
+	uint8_t *verdict;
+	uint32_t verdict_nr, verdict_target;
 	/* a lazy history: git's commit-graph answers, for one target at a time */
 	struct cgraph_reach reach;
 	uint32_t reach_commit;    /* whose walk reach holds, DAG_NONE if none */

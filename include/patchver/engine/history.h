@@ -37,6 +37,7 @@ struct history {
 	uint32_t tag_commits;   /* commits reachable from tags (dag prefix) */
 	char *release_glob;     /* which tags are releases */
 	bool lazy;              /* dag.lazy: tag_commits unknown, naming walks cut */
+	bool graph_has_tags;    /* git's commit-graph holds every tag's commit */
 
 	/*
 	 * The release index, when its dense ids are the DAG's: read (the DAG
@@ -55,16 +56,13 @@ struct history_opts {
 	const char *release_glob;   /* which tags are releases */
 	enum history_index index;
 	/*
-	 * Only a few --describe/--name-rev answers: without a fresh index,
-	 * parse commits as git's cut walk reaches them, not the whole history.
+	 * Only a few answers: without a fresh index, parse commits as the
+	 * walks reach them, not the whole history.  Names come from git's cut
+	 * walk; containment (first release, tags) from walks over git's
+	 * commit-graph positions when the graph holds every tag's commit,
+	 * else from git's own depth-first walk from the tags (contain.h).
 	 */
 	bool lazy_ok;
-	/*
-	 * With lazy_ok, the answers need containment (first release, tags):
-	 * lazy only when git's commit-graph holds every tag's commit, so that
-	 * walks over graph positions answer it.
-	 */
-	bool lazy_contain;
 	/*
 	 * Objects are read from all over the pack (an audit): map it in small
 	 * windows, a bounded total, instead of libgit2's one window of up to
