@@ -19,8 +19,9 @@ build fuzz_kver "$top/src/engine/kver.c"
 build fuzz_patch "$top/src/stable/patch.c" "$top/src/stable/patchid.c" \
 	"$top/src/engine/treepath.c" "$top/src/engine/cgraph.c"
 build fuzz_serial "$top/src/lab/serial.c" "$top/src/lab/crash.c"
+build fuzz_objstore "$top/src/engine/objstore.c"
 status=0
-for t in kver patch serial; do
+for t in kver patch serial objstore; do
 	rm -rf "$out/corpus-$t"
 	cp -r "$top/tests/fuzz/corpus/$t" "$out/corpus-$t"
 	echo "fuzz: $t for ${seconds}s"
