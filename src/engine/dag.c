@@ -308,11 +308,8 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 		       const char **data, size_t *len)
 {
-	if (!dag->store_tried && ++dag->reads > (dag->lazy ? STORE_AFTER_LAZY : STORE_AFTER)) {
-		dag->store_tried = true;
-		if (dag->objdir)
-			dag->store = objstore_open(dag->objdir);
-	}
+	if (!dag->store_tried && ++dag->reads > (dag->lazy ? STORE_AFTER_LAZY : STORE_AFTER))
+		dag_store(dag);
 	if (dag->store &&
 	    objstore_read(dag->store, dag->oids[idx].id, HEADER_PREFIX, &dag->buf) ==
 	    OBJSTORE_COMMIT &&
@@ -332,6 +329,16 @@ static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 	*data = git_odb_object_data(*obj);
 	*len = git_odb_object_size(*obj);
 	return 0;
+}
+
+struct objstore *dag_store(struct dag *dag)
+{
+	if (!dag->store_tried) {
+		dag->store_tried = true;
+		if (dag->objdir)
+			dag->store = objstore_open(dag->objdir);
+	}
+	return dag->store;
 }
 
 /* Parse commit idx's header; parents are interned, not loaded. */

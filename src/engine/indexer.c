@@ -189,7 +189,8 @@ static void tag_records(struct relindex_data *d, const struct tag_table *t,
 static uint64_t *top_masks(const struct dag *dag)
 {
 	uint64_t *mask = xmalloc(((size_t)dag->nr + 1) * sizeof(*mask));
-	struct tree_memo memo = { .odb = dag->odb };
+	/* opening the object files changes no commit of the DAG */
+	struct tree_memo memo = { .odb = dag->odb, .store = dag_store((struct dag *)dag) };
 
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		unsigned np;

@@ -54,7 +54,7 @@ static unsigned path_id(struct blamer *b, const char *name)
 			return (unsigned)i;
 	b->paths = xrealloc(b->paths, (b->npaths + 1) * sizeof(*b->paths));
 	b->paths[b->npaths].name = xstrdup(name);
-	treepath_init(&b->paths[b->npaths].tp, b->dag->odb, b->paths[b->npaths].name);
+	treepath_init(&b->paths[b->npaths].tp, b->dag, b->paths[b->npaths].name);
 	return (unsigned)b->npaths++;
 }
 

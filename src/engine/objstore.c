@@ -46,12 +46,30 @@ struct objstore {
 	z_stream z;
 	bool z_ready;
 	size_t touched;             /* pack bytes inflated since the last trim */
+	struct cached *cache;       /* CACHE_SLOTS, allocated on first use */
 };
 
 /* one step of a delta chain: the delta's zlib stream and result size */
 struct delta_step {
+	const struct pack *p;
+	uint64_t entry;             /* where its entry starts: the cache's key */
 	const unsigned char *data;
 	size_t avail, size;
+};
+
+/*
+ * Objects a read rebuilt, by where their entry is: the next version of a
+ * tree is a delta on one of them (git keeps a delta base cache too).
+ * Direct-mapped, small objects only.
+ */
+#define CACHE_SLOTS 512
+#define CACHE_MAX_OBJECT (64u << 10)
+
+struct cached {
+	const struct pack *p;
+	uint64_t entry;
+	int type;
+	struct sbuf data;
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -201,6 +219,9 @@ void objstore_close(struct objstore *s)
 	}
 	if (s->z_ready)
 		inflateEnd(&s->z);
+	for (size_t i = 0; s->cache && i < CACHE_SLOTS; i++)
+		sbuf_free(&s->cache[i].data);
+	free(s->cache);
 	for (size_t i = 0; i < s->ndirs; i++)
 		free(s->dirs[i]);
 	free(s->dirs);
@@ -541,18 +562,65 @@ static struct pack *find_entry(struct objstore *s, const unsigned char *oid, uin
  * the deltas applied from the innermost out.  Only a base-less read
  * (no delta) stops at max bytes.
  */
+static struct cached *cache_slot(struct objstore *s, const struct pack *p, uint64_t entry)
+{
+	uint64_t h = (entry ^ (uint64_t)(p - s->packs) << 48) * 0x9e3779b97f4a7c15ull;
+
+	if (!s->cache)
+		s->cache = xcalloc(CACHE_SLOTS, sizeof(*s->cache));
+	return &s->cache[h >> 55];
+}
+
+static bool cache_get(struct objstore *s, const struct pack *p, uint64_t entry,
+		      int *type, struct sbuf *out)
+{
+	struct cached *c = cache_slot(s, p, entry);
+
+	if (!c->p || c->p != p || c->entry != entry)
+		return false;
+	sbuf_reset(out);
+	sbuf_add(out, c->data.buf, c->data.len);
+	*type = c->type;
+	return true;
+}
+
+static void cache_put(struct objstore *s, const struct pack *p, uint64_t entry, int type,
+		      const struct sbuf *obj)
+{
+	struct cached *c;
+
+	if (obj->len > CACHE_MAX_OBJECT)
+		return;
+	c = cache_slot(s, p, entry);
+	c->p = p;
+	c->entry = entry;
+	c->type = type;
+	sbuf_reset(&c->data);
+	sbuf_add(&c->data, obj->buf, obj->len);
+}
+
+/*
+ * The entry at off: a delta chain walked down to its base (or to an
+ * object the cache holds), the base read, the deltas applied from the
+ * innermost out, each result cached.  Only a read without a delta stops
+ * at max bytes.
+ */
 static int read_packed(struct objstore *s, struct pack *p, uint64_t off, size_t max,
 		       struct sbuf *out)
 {
 	struct delta_step *chain = NULL;
 	size_t nchain = 0, alloc = 0, size;
 	struct sbuf delta = SBUF_INIT, tmp = SBUF_INIT;
+	uint64_t entry;
 	int type;
 
 	for (;;) {
-		uint64_t entry = off, base = 0;
+		uint64_t base = 0;
 		const unsigned char *base_oid = NULL;
 
+		entry = off;
+		if ((!max || nchain) && cache_get(s, p, entry, &type, out))
+			goto apply;
 		type = entry_header(p, &off, &size);
 		if (type == OBJ_OFS_DELTA) {
 			if (ofs_base(p, entry, &off, &base) < 0)
@@ -568,7 +636,7 @@ static int read_packed(struct objstore *s, struct pack *p, uint64_t off, size_t 
 		if (nchain == MAX_CHAIN)
 			goto fail;
 		chain = xgrow(chain, &alloc, nchain + 1, sizeof(*chain));
-		chain[nchain++] = (struct delta_step){ p->data + off, p->size - off, size };
+		chain[nchain++] = (struct delta_step){ p, entry, p->data + off, p->size - off, size };
 		if (base_oid && !(p = find_entry(s, base_oid, &base))) {
 			/* a base in no pack: loose, or unreadable here */
 			if ((type = read_loose(s, base_oid, 0, out)) < 0)
@@ -580,6 +648,8 @@ static int read_packed(struct objstore *s, struct pack *p, uint64_t off, size_t 
 	if (type < 1 || type > 4 ||
 	    inflate_object(s, p->data + off, p->size - off, size, nchain ? 0 : max, out) < 0)
 		goto fail;
+	if (nchain || !max)
+		cache_put(s, p, entry, type, out);
 apply:
 	while (nchain--) {
 		struct delta_step *d = &chain[nchain];
@@ -591,6 +661,7 @@ apply:
 		swap = *out;
 		*out = tmp;
 		tmp = swap;
+		cache_put(s, d->p, d->entry, type, out);
 	}
 	goto out;
 fail:

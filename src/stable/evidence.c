@@ -310,7 +310,7 @@ static uint32_t by_subject(struct reader *r, const char *quoted)
 	bool *seen = xcalloc(dag->nr + 1, 1);
 
 	for (size_t i = 0; i < npaths; i++)
-		treepath_init(&tp[i], dag->odb, paths[i]);
+		treepath_init(&tp[i], dag, paths[i]);
 	/* breadth-first from the fix: nearer commits first */
 	queue[qn++] = r->fix;
 	seen[r->fix] = true;

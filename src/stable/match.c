@@ -42,7 +42,7 @@ static size_t candidates(struct history *h, const struct patch *p,
 
 	*out = NULL;
 	for (size_t k = 0; k < p->npaths; k++)
-		treepath_init(&caches[k], dag->odb, p->paths[k]);
+		treepath_init(&caches[k], dag, p->paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		unsigned np;
 		if (!dag->loaded[i] || (in_range && !in_range[i]))
@@ -147,7 +147,7 @@ size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
 	*out = NULL;
 	git_oid_tostr(fix_hex, sizeof(fix_hex), &dag->oids[fix]);
 	for (size_t k = 0; k < fixp->npaths; k++)
-		treepath_init(&caches[k], dag->odb, fixp->paths[k]);
+		treepath_init(&caches[k], dag, fixp->paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		uint32_t r;
 		if (i == fix || !dag->loaded[i])

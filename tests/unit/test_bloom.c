@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 				ruled_out += cgraph_maybe_changed(&h.graph, &h.dag.oids[c], &k) == 0;
 				cgraph_path_key_free(&k);
 				/* path limiting gives the same answer with the filters */
-				treepath_init(&tp, h.dag.odb, prev[i].path);
+				treepath_init(&tp, &h.dag, prev[i].path);
 				CHECK(!treepath_touches(&tp, &h.dag, c));
 				treepath_free(&tp);
 			}

@@ -67,6 +67,9 @@ struct dag {
 
 int dag_init(struct dag *dag, git_repository *repo);
 
+/* The object files read directly (objstore.h), opened on first use; NULL if unusable. */
+struct objstore *dag_store(struct dag *dag);
+
 /* Where dag_find starts probing for oid in a table of nslots (a power of 2). */
 static inline size_t dag_slot_of(const unsigned char *oid, size_t nslots)
 {

@@ -15,6 +15,7 @@
  */
 struct treepath_cache {
 	git_odb *odb;
+	struct objstore *store;     /* the DAG's, if a bulk read opened it */
 	struct tp_slot {
 		git_oid tree;
 		uint32_t depth;         /* which path component was looked up */
@@ -27,7 +28,7 @@ struct treepath_cache {
 	struct cgraph_path_key key; /* for git's Bloom filters, made on first use */
 };
 
-void treepath_init(struct treepath_cache *c, git_odb *odb, const char *path);
+void treepath_init(struct treepath_cache *c, struct dag *dag, const char *path);
 void treepath_free(struct treepath_cache *c);
 
 /* The object at c->path in tree; false if absent. */
@@ -57,6 +58,7 @@ static inline uint64_t treepath_top_bit(const char *name, size_t len)
 /* Root trees read for top masks, the last few kept: a parent's is the next child's. */
 struct tree_memo {
 	git_odb *odb;
+	struct objstore *store;     /* when set, trees come from it and no memo is kept */
 	git_odb_object *obj[4];
 	unsigned next;
 };
