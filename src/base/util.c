@@ -141,3 +141,59 @@ void prefault(void *p, size_t n)
 	if (n >= 1u << 20 && end > start)
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }
+
+static uint32_t fanout_at(const unsigned char *fanout, unsigned b)
+{
+	const unsigned char *p = fanout + 4 * (size_t)b;
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int id_cmp(const unsigned char *ids, uint32_t i, const unsigned char *id)
+{
+	return memcmp(ids + (size_t)i * ID_TABLE_LEN, id, ID_TABLE_LEN);
+}
+
+uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, uint32_t nr,
+		       const unsigned char *id)
+{
+	uint32_t lo = id[0] ? fanout_at(fanout, id[0] - 1u) : 0, hi = fanout_at(fanout, id[0]);
+	uint32_t guess, step = 1;
+	int c;
+
+	if (hi > nr)
+		hi = nr;
+	if (lo >= hi)
+		return UINT32_MAX;
+	/* ids are uniform: the next bytes say about where it is */
+	guess = lo + (uint32_t)(((uint64_t)fanout_at(id + 1, 0) * (hi - lo)) >> 32);
+	if ((c = id_cmp(ids, guess, id)) == 0)
+		return guess;
+	if (c < 0) {            /* gallop up: bracket (guess, hi) */
+		lo = guess + 1;
+		while (lo + step < hi && id_cmp(ids, lo + step, id) < 0) {
+			lo += step + 1;
+			step *= 2;
+		}
+		if (lo + step < hi)
+			hi = lo + step + 1;
+	} else {                /* gallop down: bracket [lo, guess) */
+		hi = guess;
+		while (hi > lo + step && id_cmp(ids, hi - step - 1, id) > 0) {
+			hi -= step + 1;
+			step *= 2;
+		}
+		if (hi > lo + step)
+			lo = hi - step - 1;
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((c = id_cmp(ids, mid, id)) == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}

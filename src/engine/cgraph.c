@@ -213,24 +213,7 @@ void cgraph_close(struct cgraph *g)
 /* Position of oid in f, or UINT32_MAX. */
 static uint32_t file_find(const struct cgraph_file *f, const git_oid *oid)
 {
-	unsigned b = oid->id[0];
-	uint32_t lo = b ? be32(f->fanout + (b - 1) * 4) : 0;
-	uint32_t hi = be32(f->fanout + b * 4);
-
-	if (hi > f->nr)
-		hi = f->nr;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(f->oids + (size_t)mid * GIT_OID_RAWSZ, oid->id,
-			       GIT_OID_RAWSZ);
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT32_MAX;
+	return id_table_find(f->fanout, f->oids, f->nr, oid->id);
 }
 
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid)

@@ -229,65 +229,12 @@ void objstore_close(struct objstore *s)
 	free(s);
 }
 
-static int cmp_at(const struct pack *p, uint32_t i, const unsigned char *oid)
-{
-	return memcmp(p->oids + (size_t)i * OID_LEN, oid, OID_LEN);
-}
-
-/*
- * The index of oid among the ids [lo, hi) of pack p, or UINT32_MAX.  Ids
- * are uniform: a guess from the id's next bytes lands within a few dozen
- * entries, so a gallop from there and a bisection of the bracket touch a
- * page or two of the .idx where a plain bisection touches six or seven.
- */
-static uint32_t search_ids(const struct pack *p, uint32_t lo, uint32_t hi,
-			   const unsigned char *oid)
-{
-	uint32_t guess, step = 1;
-	int c;
-
-	if (lo >= hi)
-		return UINT32_MAX;
-	guess = lo + (uint32_t)(((uint64_t)be32(oid + 1) * (hi - lo)) >> 32);
-	if ((c = cmp_at(p, guess, oid)) == 0)
-		return guess;
-	if (c < 0) {            /* bracket (guess, hi) */
-		lo = guess + 1;
-		while (lo + step < hi && cmp_at(p, lo + step, oid) < 0) {
-			lo += step + 1;
-			step *= 2;
-		}
-		if (lo + step < hi)
-			hi = lo + step + 1;
-	} else {                /* bracket [lo, guess) */
-		hi = guess;
-		while (hi > lo + step && cmp_at(p, hi - step - 1, oid) > 0) {
-			hi -= step + 1;
-			step *= 2;
-		}
-		if (hi > lo + step)
-			lo = hi - step - 1;
-	}
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if ((c = cmp_at(p, mid, oid)) == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT32_MAX;
-}
-
 /* Where oid's entry starts in pack p, or 0 (no entry starts before the 12-byte header). */
 static uint64_t find_in_pack(const struct pack *p, const unsigned char *oid)
 {
-	const unsigned char *fan = p->idx + 8;
-	uint32_t lo = oid[0] ? be32(fan + 4 * (oid[0] - 1)) : 0, hi = be32(fan + 4 * oid[0]);
-	uint32_t i, off;
+	uint32_t i = id_table_find(p->idx + 8, p->oids, p->nr, oid), off;
 
-	if (hi > p->nr || (i = search_ids(p, lo, hi, oid)) == UINT32_MAX)
+	if (i == UINT32_MAX)
 		return 0;
 	off = be32(p->offsets + (size_t)i * 4);
 	if (!(off & 0x80000000u))

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Allocation that cannot fail (out of memory exits with EXIT_INTERNAL),
@@ -40,5 +41,16 @@ void sbuf_reset(struct sbuf *sb);
 void sbuf_free(struct sbuf *sb);
 /* The string, never NULL. */
 const char *sbuf_str(struct sbuf *sb);
+
+/*
+ * git's sorted tables of 20-byte ids (a pack index, a commit-graph): a
+ * 256-entry fanout of big-endian counts, then nr ids in order.  The
+ * position of id, or UINT32_MAX.  Ids are uniform, so a guess from the
+ * id's next bytes lands within a few dozen entries: a gallop from there
+ * touches a page or two of the table where a bisection touches six.
+ */
+#define ID_TABLE_LEN 20
+uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, uint32_t nr,
+		       const unsigned char *id);
 
 #endif
