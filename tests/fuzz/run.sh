@@ -17,7 +17,7 @@ build() {   # name sources...
 }
 build fuzz_kver "$top/src/engine/kver.c"
 build fuzz_patch "$top/src/stable/patch.c" "$top/src/stable/patchid.c" \
-	"$top/src/engine/treepath.c" "$top/src/engine/cgraph.c"
+	"$top/src/engine/treepath.c" "$top/src/engine/cgraph.c" "$top/src/engine/objstore.c"
 build fuzz_serial "$top/src/lab/serial.c" "$top/src/lab/crash.c"
 build fuzz_objstore "$top/src/engine/objstore.c"
 status=0
