@@ -39,8 +39,9 @@ rc=$?
 expect_eq "$([ "$rc" = 9 ] || [ "$rc" = 3 ] && echo ok)" ok "a corrupted loose object: exit 9 or 3 (got $rc: $(head -1 "$tmp/err"))"
 expect_eq "$(grep -c . "$tmp/err")" 1 "a corrupted loose object: one line"
 
-# a commit missing below a tag, met by a lazy walk (one --describe, no index):
-# one line and exit 9, as a full load says it
+# a commit missing below a tag, met by a lazy walk (one query, no index: git's
+# cut walk for names, git's tag --contains walk for releases): one line and
+# exit 9, as a full load says it
 cp -a "$repo" "$tmp/missing.git"
 mv "$tmp/missing.git"/objects/pack/*.pack "$tmp/p.pack"
 rm -f "$tmp/missing.git"/objects/pack/*.idx
@@ -48,7 +49,8 @@ git -C "$tmp/missing.git" unpack-objects -q < "$tmp/p.pack"
 root=$(git -C "$repo" rev-list --max-parents=0 "$fix" | head -1)
 child=$(git -C "$repo" rev-list --reverse --ancestry-path "$root..$fix" | head -1)
 rm -f "$tmp/missing.git/objects/${root:0:2}/${root:2}"
-for mode in --describe --name-rev; do
+for mode in --describe --name-rev --first-release --tags-containing --full; do
+	[ "$mode" = --full ] && mode=
 	XDG_CACHE_HOME=$tmp/nocache "$PATCHVER" -C "$tmp/missing.git" $mode "$child" >/dev/null 2>"$tmp/err"
 	expect_eq "$?" 9 "a missing commit, $mode alone: exit"
 	expect_eq "$(grep -c . "$tmp/err")" 1 "a missing commit, $mode alone: one line ($(head -1 "$tmp/err"))"

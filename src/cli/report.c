@@ -98,6 +98,7 @@ static void compute(struct reporter *r, const char *spec, struct answer *a)
 	if (m == REPORT_FIRST) {
 		/* the bulk assignment: every commit's first release from one walk */
 		a->first_release = contain_first_release(&r->contain, a->rev.commit);
+		a->err = r->contain.err;
 		return;
 	}
 	if (m == REPORT_FULL || m == REPORT_DESCRIBE)
@@ -111,13 +112,16 @@ static void compute(struct reporter *r, const char *spec, struct answer *a)
 	}
 	if (r->naming.err)
 		a->err = r->naming.err;
-	if (m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
+	/* an answer in error shows only the error: one broken walk says it once */
+	if (a->err || m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
 		return;
 	a->subject = history_subject(r->h, a->rev.commit);
 	if (want_contain(m)) {
 		size_t ntags;
 		uint32_t *tags = contain_tags(&r->contain, a->rev.commit, &ntags);
 		set_releases(r, tags, ntags, a);
+		if (r->contain.err)
+			a->err = r->contain.err;
 	}
 	if (m == REPORT_FULL)
 		find_backport(r, a);

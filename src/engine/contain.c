@@ -6,6 +6,7 @@
 
 #include "patchver/engine/contain.h"
 #include "patchver/engine/indexer.h"
+#include "patchver/base/error.h"
 #include "patchver/base/util.h"
 
 void contain_init(struct contain *c, struct history *h)
@@ -75,7 +76,8 @@ static uint8_t *verdict_of(struct contain *c, uint32_t x)
  * walk from tag t's commit that parses commits as it reaches them.  A
  * commit contains the target as soon as one parent does (its other
  * parents are never read), and verdicts are kept for the next tag, so it
- * reads what git tag --contains reads.  1, 0, or -1 (a commit unreadable).
+ * reads what git tag --contains reads.  1, 0, or -1 (a commit unreadable:
+ * c->err set, the message printed once).
  */
 static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 {
@@ -107,6 +109,12 @@ static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 		uint8_t v;
 
 		if (dag_parse(dag, f->commit) < 0) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), &dag->oids[f->commit]);
+			if (!c->err)
+				c->err = error(EXIT_CORRUPT, "history of tag %s is broken at %s: %s",
+					       c->h->tags.v[tag].shortname, hex, git_errmsg());
 			ret = -1;
 			goto out;
 		}
