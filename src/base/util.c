@@ -142,13 +142,6 @@ void prefault(void *p, size_t n)
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }
 
-static uint32_t fanout_at(const unsigned char *fanout, unsigned b)
-{
-	const unsigned char *p = fanout + 4 * (size_t)b;
-
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int id_cmp(const unsigned char *ids, uint32_t i, const unsigned char *id)
 {
 	return memcmp(ids + (size_t)i * ID_TABLE_LEN, id, ID_TABLE_LEN);
@@ -157,7 +150,7 @@ static int id_cmp(const unsigned char *ids, uint32_t i, const unsigned char *id)
 uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, uint32_t nr,
 		       const unsigned char *id)
 {
-	uint32_t lo = id[0] ? fanout_at(fanout, id[0] - 1u) : 0, hi = fanout_at(fanout, id[0]);
+	uint32_t lo = id[0] ? get_be32(fanout + 4 * (id[0] - 1u)) : 0, hi = get_be32(fanout + 4 * id[0]);
 	uint32_t guess, step = 1;
 	int c;
 
@@ -166,7 +159,7 @@ uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, ui
 	if (lo >= hi)
 		return UINT32_MAX;
 	/* ids are uniform: the next bytes say about where it is */
-	guess = lo + (uint32_t)(((uint64_t)fanout_at(id + 1, 0) * (hi - lo)) >> 32);
+	guess = lo + (uint32_t)(((uint64_t)get_be32(id + 1) * (hi - lo)) >> 32);
 	if ((c = id_cmp(ids, guess, id)) == 0)
 		return guess;
 	if (c < 0) {            /* gallop up: bracket (guess, hi) */

@@ -16,17 +16,6 @@
 #define NO_PARENT 0x70000000u
 #define EXTRA_EDGES 0x80000000u
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const unsigned char *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
-
 /* Map and validate one graph file; false if git would reject it too. */
 static bool open_file(struct cgraph_file *f, const char *path)
 {
@@ -55,7 +44,7 @@ static bool open_file(struct cgraph_file *f, const char *path)
 		goto bad;
 	for (unsigned i = 0; i < nchunks; i++) {
 		const unsigned char *e = f->map + 8 + i * 12;
-		uint64_t off = be64(e + 4);
+		uint64_t off = get_be64(e + 4);
 		if (off >= f->size)
 			goto bad;
 		if (!memcmp(e, "OIDF", 4) && off + 1024 <= f->size)
@@ -68,15 +57,15 @@ static bool open_file(struct cgraph_file *f, const char *path)
 			f->bidx = f->map + off;
 		else if (!memcmp(e, "BDAT", 4) && off + 12 <= f->size) {
 			f->bdat = f->map + off;
-			f->bdat_size = (size_t)(be64(e + 12 + 4) - off);
+			f->bdat_size = (size_t)(get_be64(e + 12 + 4) - off);
 		} else if (!memcmp(e, "EDGE", 4)) {
 			f->edges = f->map + off;
-			f->nedges = (size_t)(be64(e + 12 + 4) - off) / 4;   /* up to the next chunk */
+			f->nedges = (size_t)(get_be64(e + 12 + 4) - off) / 4;   /* up to the next chunk */
 		}
 	}
 	if (!f->fanout || !f->oids)
 		goto bad;
-	f->nr = be32(f->fanout + 255 * 4);
+	f->nr = get_be32(f->fanout + 255 * 4);
 	if ((size_t)(f->oids - f->map) + (size_t)f->nr * GIT_OID_RAWSZ > f->size)
 		goto bad;
 	if (f->cdat && (size_t)(f->cdat - f->map) + (size_t)f->nr * CDAT_WIDTH > f->size)
@@ -87,10 +76,10 @@ static bool open_file(struct cgraph_file *f, const char *path)
 	if (f->bidx && (size_t)(f->bidx - f->map) + (size_t)f->nr * 4 > f->size)
 		f->bidx = NULL;
 	if (f->bdat && ((size_t)(f->bdat - f->map) + f->bdat_size > f->size ||
-			f->bdat_size < 12 || be32(f->bdat) != 1 || !be32(f->bdat + 4)))
+			f->bdat_size < 12 || get_be32(f->bdat) != 1 || !get_be32(f->bdat + 4)))
 		f->bdat = NULL;
 	if (f->bdat) {
-		f->num_hashes = be32(f->bdat + 4);
+		f->num_hashes = get_be32(f->bdat + 4);
 		f->bdat += 12;
 		f->bdat_size -= 12;
 	}
@@ -262,9 +251,9 @@ static int parents_at(const struct cgraph *g, uint32_t pos, uint32_t *out, size_
 
 	if (!e)
 		return -1;
-	p1 = be32(e + GIT_OID_RAWSZ);
-	p2 = be32(e + GIT_OID_RAWSZ + 4);
-	*level = be32(e + GIT_OID_RAWSZ + 8) >> 2;
+	p1 = get_be32(e + GIT_OID_RAWSZ);
+	p2 = get_be32(e + GIT_OID_RAWSZ + 4);
+	*level = get_be32(e + GIT_OID_RAWSZ + 8) >> 2;
 	if (p1 != NO_PARENT && n++ < max)
 		out[n - 1] = p1;
 	if (p2 == NO_PARENT)
@@ -276,7 +265,7 @@ static int parents_at(const struct cgraph *g, uint32_t pos, uint32_t *out, size_
 	}
 	/* an octopus: its other parents are listed in EDGE, the last one flagged */
 	for (size_t k = p2 & ~EXTRA_EDGES; f->edges && k < f->nedges; k++) {
-		uint32_t edge = be32(f->edges + k * 4);
+		uint32_t edge = get_be32(f->edges + k * 4);
 		if (n++ < max)
 			out[n - 1] = edge & ~EXTRA_EDGES;
 		if (edge & EXTRA_EDGES)
@@ -396,7 +385,7 @@ bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
 	if (np < 0)
 		return false;
 	memcpy(tree->id, e, GIT_OID_RAWSZ);
-	*date = (int64_t)(be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
+	*date = (int64_t)(get_be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
 	*nparents = (size_t)np;
 	for (size_t k = 0; k < *nparents && k < max; k++) {
 		if (k == 64 || !oid_at(g, ppos[k], &parents[k]))
@@ -411,7 +400,7 @@ uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid)
 	const struct cgraph_file *f;
 	const unsigned char *e = pos == UINT32_MAX ? NULL : entry_at(g, pos, &f);
 
-	return e ? be32(e + GIT_OID_RAWSZ + 8) >> 2 : UINT32_MAX;
+	return e ? get_be32(e + GIT_OID_RAWSZ + 8) >> 2 : UINT32_MAX;
 }
 
 /* git's murmur3_seeded (bloom.c, version 1 filters: chars are signed). */
@@ -492,8 +481,8 @@ int cgraph_maybe_changed(const struct cgraph *g, const git_oid *commit,
 			continue;
 		if (!f->bidx)
 			return -1;
-		start = pos ? be32(f->bidx + (size_t)(pos - 1) * 4) : 0;
-		end = be32(f->bidx + (size_t)pos * 4);
+		start = pos ? get_be32(f->bidx + (size_t)(pos - 1) * 4) : 0;
+		end = get_be32(f->bidx + (size_t)pos * 4);
 		if (end < start || end > f->bdat_size)
 			return -1;
 		if (end == start)

@@ -117,7 +117,7 @@ static int load_objects(struct history *h, const struct history_opts *opts, bool
 		dag_reserve(&h->dag, (uint32_t)cgraph_commits(&h->graph));
 	if ((ret = tags_peel(&h->tags, &h->dag)))
 		return ret;
-	h->graph_has_tags = graph_holds_tags(h);
+	h->graph_has_tags = lazy && graph_holds_tags(h);
 	tags_classify(&h->tags, opts->release_glob);
 	h->tag_commits = h->lazy ? 0 : h->dag.nr;
 	return 0;

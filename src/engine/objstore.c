@@ -72,11 +72,6 @@ struct cached {
 	struct sbuf data;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static const void *map_file(const char *path, size_t *size)
 {
 	struct stat st;
@@ -100,12 +95,12 @@ static bool parse_idx(struct pack *p)
 	size_t fixed;
 
 	if (p->idx_size < 8 + 256 * 4 + 2 * OID_LEN || memcmp(p->idx, "\377tOc", 4) ||
-	    be32(p->idx + 4) != 2)
+	    get_be32(p->idx + 4) != 2)
 		return false;
 	for (int i = 1; i < 256; i++)
-		if (be32(fan + 4 * i) < be32(fan + 4 * (i - 1)))
+		if (get_be32(fan + 4 * i) < get_be32(fan + 4 * (i - 1)))
 			return false;
-	p->nr = be32(fan + 4 * 255);
+	p->nr = get_be32(fan + 4 * 255);
 	fixed = 8 + 256 * 4 + (size_t)p->nr * (OID_LEN + 8) + 2 * OID_LEN;
 	if (p->idx_size < fixed || (p->idx_size - fixed) % 8)
 		return false;
@@ -236,12 +231,11 @@ static uint64_t find_in_pack(const struct pack *p, const unsigned char *oid)
 
 	if (i == UINT32_MAX)
 		return 0;
-	off = be32(p->offsets + (size_t)i * 4);
+	off = get_be32(p->offsets + (size_t)i * 4);
 	if (!(off & 0x80000000u))
 		return off;
 	off &= 0x7fffffffu;
-	return off < p->nlarge ?
-		(uint64_t)be32(p->large + 8 * (size_t)off) << 32 | be32(p->large + 8 * (size_t)off + 4) : 0;
+	return off < p->nlarge ? get_be64(p->large + 8 * (size_t)off) : 0;
 }
 
 static bool map_pack(struct pack *p)
@@ -250,7 +244,7 @@ static bool map_pack(struct pack *p)
 		return !p->unusable;
 	p->data = map_file(p->path, &p->size);
 	if (!p->data || p->size < 12 + OID_LEN || memcmp(p->data, "PACK", 4) ||
-	    (be32(p->data + 4) != 2 && be32(p->data + 4) != 3)) {
+	    (get_be32(p->data + 4) != 2 && get_be32(p->data + 4) != 3)) {
 		if (p->data)
 			munmap((void *)p->data, p->size);
 		p->data = NULL;
@@ -504,11 +498,6 @@ static struct pack *find_entry(struct objstore *s, const unsigned char *oid, uin
 	return NULL;
 }
 
-/*
- * The entry at off: a delta chain walked down to its base, the base read,
- * the deltas applied from the innermost out.  Only a base-less read
- * (no delta) stops at max bytes.
- */
 static struct cached *cache_slot(struct objstore *s, const struct pack *p, uint64_t entry)
 {
 	uint64_t h = (entry ^ (uint64_t)(p - s->packs) << 48) * 0x9e3779b97f4a7c15ull;

@@ -554,13 +554,7 @@ void quick_close(struct quick *q)
 {
 	if (!q)
 		return;
-	if (q->classified) {
-		tags_free(&q->table);
-	} else {
-		for (size_t i = 0; i < q->table.nr; i++)
-			free(q->table.v[i].shortname);
-		free(q->table.v);
-	}
+	tags_free(&q->table);
 	relindex_close(&q->ix);
 	cgraph_close(&q->graph);
 	objstore_close(q->store);

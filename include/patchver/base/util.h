@@ -42,6 +42,17 @@ void sbuf_free(struct sbuf *sb);
 /* The string, never NULL. */
 const char *sbuf_str(struct sbuf *sb);
 
+/* Big-endian numbers, as git's binary formats store them. */
+static inline uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t get_be64(const unsigned char *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+
 /*
  * git's sorted tables of 20-byte ids (a pack index, a commit-graph): a
  * 256-entry fanout of big-endian counts, then nr ids in order.  The

@@ -37,7 +37,7 @@ struct history {
 	uint32_t tag_commits;   /* commits reachable from tags (dag prefix) */
 	char *release_glob;     /* which tags are releases */
 	bool lazy;              /* dag.lazy: tag_commits unknown, naming walks cut */
-	bool graph_has_tags;    /* git's commit-graph holds every tag's commit */
+	bool graph_has_tags;    /* lazy, and git's commit-graph holds every tag's commit */
 
 	/*
 	 * The release index, when its dense ids are the DAG's: read (the DAG
