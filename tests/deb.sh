@@ -21,7 +21,8 @@ expect_eq "$?" 0 "apt-get install -s (log: $(tail -2 "$tmp/apt.log" | tr '\n' ' 
 dpkg-deb -x "$deb" "$tmp/root"
 expect_eq "$("$tmp/root/usr/bin/patchver" -C "$FIXTURES/demo.git" --first-release master~2)" \
 	"$("$PATCHVER" -C "$FIXTURES/demo.git" --first-release master~2)" "the unpacked patchver answers"
-for f in usr/share/man/man1/patchver.1.gz usr/share/patchver/guest/kernel.config \
+for f in usr/lib/patchver/patchver-full.so usr/share/man/man1/patchver.1.gz \
+	usr/share/patchver/guest/kernel.config \
 	usr/share/bash-completion/completions/patchver usr/share/doc/patchver/copyright; do
 	expect_eq "$(test -f "$tmp/root/$f" && echo yes)" yes "packaged: $f"
 done

@@ -19,6 +19,32 @@ expect_eq "$(test -f "$tmp/prefix/share/bash-completion/completions/patchver" &&
 	"bash completion installed"
 expect_eq "$(env -u PATCHVER_GUEST_DIR "$pv" -C "$FIXTURES/demo.git" --first-release master~2)" \
 	"$("$PATCHVER" -C "$FIXTURES/demo.git" --first-release master~2)" "installed copy: naming"
+# the front answers from the index without libgit2 (the quick path), and
+# loads lib/patchver/patchver-full.so for the rest
+needed=$(readelf -d "$pv" | grep NEEDED)
+expect_eq "$(grep -c 'libgit2\|libcrypto' <<<"$needed")" 0 "the front links neither libgit2 nor libcrypto"
+expect_eq "$(test -f "$tmp/prefix/lib/patchver/patchver-full.so" && echo yes)" yes \
+	"patchver-full.so installed"
+head=$(git -C "$FIXTURES/demo.git" rev-parse v2.6.34-rc2~1)
+XDG_CACHE_HOME=$tmp/cache "$pv" -C "$FIXTURES/demo.git" --index >/dev/null
+expect_eq "$(XDG_CACHE_HOME=$tmp/cache PATCHVER_QUICK=require "$pv" -C "$FIXTURES/demo.git" \
+	--first-release "$head")" "$("$PATCHVER" -C "$FIXTURES/demo.git" --first-release "$head")" \
+	"installed copy: a quick answer"
+mv "$tmp/prefix/lib/patchver" "$tmp/lib-moved"
+XDG_CACHE_HOME=$tmp/cache "$pv" -C "$FIXTURES/demo.git" --first-release "$head" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 0 "no patchver-full.so: the quick path still answers"
+"$pv" -C "$FIXTURES/demo.git" --no-index --first-release "$head" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 70 "no patchver-full.so: exit"
+expect_contains "$(cat "$tmp/err")" "patchver-full.so is neither in $tmp/prefix/bin nor in" \
+	"no patchver-full.so: where it looked"
+expect_eq "$(grep -c . "$tmp/err")" 1 "no patchver-full.so: one line"
+echo 'not an ELF file' >"$tmp/prefix/bin/patchver-full.so"
+"$pv" -C "$FIXTURES/demo.git" --no-index --first-release "$head" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 70 "a broken patchver-full.so: exit"
+expect_contains "$(cat "$tmp/err")" "cannot load $tmp/prefix/bin/patchver-full.so" \
+	"a broken patchver-full.so: named"
+rm "$tmp/prefix/bin/patchver-full.so"
+mv "$tmp/lib-moved" "$tmp/prefix/lib/patchver"
 # (on a cold machine this imports the kernel tree once: the boot tests need it anyway)
 out=$(env -u PATCHVER_GUEST_DIR "$pv" --prepare-tree 2>"$tmp/prep-err")
 expect_eq "$?" 0 "installed copy: --prepare-tree ($(tail -2 "$tmp/prep-err" | tr '\n' ' '))"

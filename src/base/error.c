@@ -3,7 +3,6 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <git2.h>
 
 #include "patchver/base/error.h"
 
@@ -17,10 +16,4 @@ int error(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
-}
-
-const char *git_errmsg(void)
-{
-	const git_error *e = git_error_last();
-	return e && e->message ? e->message : "unknown error";
 }

@@ -190,3 +190,39 @@ uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, ui
 	}
 	return UINT32_MAX;
 }
+
+char *subject_of(const char *msg)
+{
+	const char *p = msg, *q;
+	struct sbuf sb = SBUF_INIT;
+
+	/* git's subject: the first paragraph, lines joined by spaces */
+	while (*p == '\n')
+		p++;
+	while (*p && *p != '\n') {
+		q = strchr(p, '\n');
+		if (!q)
+			q = p + strlen(p);
+		if (sb.len)
+			sbuf_adds(&sb, " ");
+		sbuf_add(&sb, p, (size_t)(q - p));
+		p = *q ? q + 1 : q;
+	}
+	if (!sb.buf)
+		return xstrdup("");
+	return sb.buf;
+}
+
+char *hex_tostr(char *out, size_t size, const unsigned char *id)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t n = size ? size - 1 : 0;
+
+	if (n > 40)
+		n = 40;
+	for (size_t i = 0; i < n; i++)
+		out[i] = digits[i & 1 ? id[i / 2] & 15 : id[i / 2] >> 4];
+	if (size)
+		out[n] = '\0';
+	return out;
+}

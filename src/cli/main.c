@@ -1,115 +1,45 @@
 /*
- * patchver: command-line parsing; the work is done by the modules.
+ * patchver: parses and checks the command line, answers from the release
+ * index when it can (quick_report.h), and otherwise loads the full program
+ * (dispatch.h).  This binary does not link libgit2: a query the index
+ * answers costs a few milliseconds, and loading libgit2 would be most of them.
  */
-#include <popt.h>
-#include <stdbool.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <git2.h>
+#include <unistd.h>
+#include <git2/version.h>
 
-#include "patchver/stable/audit.h"
-#include "patchver/lab/bisect_boot.h"
 #include "patchver/base/error.h"
-#include "patchver/engine/history.h"
-#include "patchver/lab/lab.h"
-#include "patchver/engine/quick.h"
-#include "patchver/cli/report.h"
-#include "patchver/cli/triage_report.h"
-#include "patchver/lab/verify.h"
+#include "patchver/base/util.h"
+#include "patchver/cli/dispatch.h"
+#include "patchver/cli/options.h"
+#include "patchver/cli/quick_report.h"
 
 #ifndef PATCHVER_VERSION
 #define PATCHVER_VERSION "0.1"
 #endif
-
-#define DEFAULT_RELEASE_GLOB "v[0-9]*"
-#define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
-
-/* The CLI's options: the only global state. */
-static struct {
-	char *dir;
-	char *match;
-	char *patch;
-	char *range;
-	char *evidence;
-	enum evidence_mode evidence_mode;   /* --evidence, parsed */
-	int describe, name_rev, tags_containing, first_release;
-	int triage, patch_id;
-	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
-	char *kernel_tree, *accel, *series, *bug;
-	char **candidates, **expects;
-	int bisect_boot, commits, repeat, resume;
-	char *audit, *only;
-	char *good, *bad, *fix, *tests;
-	int json, use_stdin, version;
-	char *patch_series;
-	int cve_json;
-	int jobs;
-	char *reproducer;
-	char **guest_files, **configs;
-	int repro_timeout, strict_config;
-	int index, no_index;
-} opt;
-
-static void free_argv(char **v)
-{
-	for (char **p = v; p && *p; p++)
-		free(*p);
-	free(v);
-}
-
-static int pick_mode(enum report_mode *mode)
-{
-	int n = !!opt.describe + !!opt.name_rev + !!opt.tags_containing + !!opt.first_release;
-
-	if (n > 1)
-		return error(EXIT_USAGE, "--describe, --name-rev, --tags-containing and "
-			     "--first-release are mutually exclusive");
-	*mode = opt.describe ? REPORT_DESCRIBE :
-		opt.name_rev ? REPORT_NAME_REV :
-		opt.tags_containing ? REPORT_TAGS :
-		opt.first_release ? REPORT_FIRST : REPORT_FULL;
-	return 0;
-}
-
-/*
- * The modes that walk every commit (their paths, trees and releases):
- * never lazy, and they build the index if it is missing.
- */
-static bool reads_everything(void)
-{
-	return opt.triage || opt.patch || opt.patch_id || opt.audit || opt.verify_boot ||
-	       opt.bisect_boot;
-}
-
-static enum history_index index_mode(void)
-{
-	if (opt.no_index)
-		return HISTORY_INDEX_OFF;
-	/* one query answers without one: building costs more than the query */
-	if (opt.index || opt.use_stdin || reads_everything())
-		return HISTORY_INDEX_BUILD;
-	return HISTORY_INDEX_USE;
-}
 
 /*
  * The per-rev reports of full ids answer from a fresh release index
  * before libgit2 starts, when the quick path is sure (quick.h).
  * PATCHVER_QUICK=off skips it; =require makes a decline an error (tests).
  */
-static bool try_quick(const char **revs, size_t nrevs, const struct report_opts *ropts,
-		      const char *glob, int *ret)
+static bool try_quick(const struct command_line *cl, int *ret)
 {
+	struct report_opts ropts = { cl->mode, false, NULL };
 	const char *env = getenv("PATCHVER_QUICK"), *why = NULL;
 	bool require = env && !strcmp(env, "require");
 	struct quick *q;
 	int code = -1;
 
-	if ((env && !strcmp(env, "off")) || !nrevs || opt.json || opt.use_stdin || opt.no_index ||
-	    opt.index || opt.match || reads_everything())
+	if ((env && !strcmp(env, "off")) || !cl->nrevs || opt.json || opt.use_stdin ||
+	    opt.no_index || opt.index || opt.match || options_read_everything(&opt))
 		return false;
-	if ((q = quick_open(opt.dir, glob, &why))) {
-		code = report_quick(q, ropts, revs, nrevs);
+	if ((q = quick_open(opt.dir, DEFAULT_RELEASE_GLOB, &why))) {
+		code = report_quick(q, &ropts, cl->revs, cl->nrevs);
 		why = quick_why(q);
 	}
 	quick_close(q);
@@ -123,441 +53,63 @@ static bool try_quick(const char **revs, size_t nrevs, const struct report_opts 
 	return true;
 }
 
-/* --evidence message|blame|all into opt.evidence_mode */
-static int parse_evidence(void)
+/*
+ * patchver-full.so: beside this binary in a build tree, in
+ * <prefix>/lib/patchver once installed (as the guest data is found).
+ */
+static dispatch_fn *load_full(void)
 {
-	static const char *const names[] = { "all", "message", "blame" };
+	static const char *const places[] = { "%s/patchver-full.so",
+					      "%s/../lib/patchver/patchver-full.so" };
+	char exe[PATH_MAX], *path = NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	void *lib = NULL;
 
-	opt.evidence_mode = EVIDENCE_ALL;
-	for (int i = 0; opt.evidence && i < 3; i++)
-		if (!strcmp(opt.evidence, names[i])) {
-			opt.evidence_mode = (enum evidence_mode)i;
-			return 0;
-		}
-	if (!opt.evidence)
-		return 0;
-	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame or all", opt.evidence);
-}
-
-static int run_triage(struct history *h, const char **revs, size_t nrevs)
-{
-	struct triage_opts o = { opt.json || opt.cve_json, opt.triage, opt.patch_id, opt.range,
-				 opt.evidence_mode, opt.cve_json };
-
-
-	if (opt.patch)
-		return triage_patch_file(h, &o, opt.patch);
-	return triage_revs(h, &o, revs, nrevs);
-}
-
-static struct repro_opts repro_of_options(void)
-{
-	struct repro_opts r = { opt.reproducer, opt.guest_files, opt.repro_timeout, opt.bug,
-				opt.configs, opt.strict_config };
-	return r;
-}
-
-static int run_verify(struct history *h, const char *fix)
-{
-	struct verify_opts o = { 0 };
-
-	o.json = opt.json;
-	o.kernel_tree = opt.kernel_tree;
-	o.series_dir = opt.patch_series;
-	o.accel = opt.accel;
-	o.timeout = opt.boot_timeout;
-	o.keep = opt.keep;
-	o.jobs = opt.jobs;
-	o.candidates = opt.candidates;
-	o.expects = opt.expects;
-	o.repro = repro_of_options();
-	return verify_boot(h, fix, &o);
-}
-
-static int run_bisect(struct history *h)
-{
-	struct bisect_opts o = { 0 };
-
-	o.json = opt.json;
-	o.kernel_tree = opt.kernel_tree;
-	o.good = opt.good;
-	o.bad = opt.bad;
-	o.fix = opt.fix;
-	o.tests = opt.tests;
-	o.series = opt.series;
-	o.commits = opt.commits;
-	o.repeat = opt.repeat ? opt.repeat : 1;
-	o.resume = opt.resume;
-	o.accel = opt.accel;
-	o.timeout = opt.boot_timeout;
-	o.keep = opt.keep;
-	o.jobs = opt.jobs;
-	o.repro = repro_of_options();
-	return bisect_boot(h, &o);
-}
-
-static int run_audit(struct history *h)
-{
-	struct audit_opts o = { opt.json, opt.audit, opt.series, opt.only };
-	return audit_run(h, &o);
-}
-
-static int check_audit_options(size_t nrevs)
-{
-	if (!opt.audit)
-		return opt.only ? error(EXIT_USAGE, "--only goes with --audit") : 0;
-	if (!opt.series)
-		return error(EXIT_USAGE, "--audit needs --series X.Y[,X.Y...]");
-	if (nrevs || opt.verify_boot || opt.bisect_boot || opt.patch || opt.triage || opt.use_stdin)
-		return error(EXIT_USAGE, "--audit takes no revisions and no other mode");
-	if (opt.only && strcmp(opt.only, "missing") && strcmp(opt.only, "present") &&
-	    strcmp(opt.only, "unneeded"))
-		return error(EXIT_USAGE, "--only: '%s' is none of missing, present, unneeded", opt.only);
-	return 0;
-}
-
-/* Options that belong to one mode only. */
-static int check_bisect_options(size_t nrevs)
-{
-	if (!opt.bisect_boot) {
-		if (opt.good || opt.bad || opt.fix || opt.tests || opt.commits || opt.repeat ||
-		    opt.resume)
-			return error(EXIT_USAGE, "--good, --bad, --fix, --test, --commits, --repeat "
-				     "and --resume go with --bisect-boot");
-		return 0;
+	if (n <= 0 || !memchr(exe, '/', (size_t)n)) {
+		error(EXIT_INTERNAL, "cannot find this program's own path in /proc/self/exe");
+		return NULL;
 	}
-	if (!opt.good || !opt.bad)
-		return error(EXIT_USAGE, "--bisect-boot needs --good REV and --bad REV");
-	if (nrevs || opt.verify_boot || opt.patch || opt.triage || opt.use_stdin)
-		return error(EXIT_USAGE, "--bisect-boot takes no revisions and no other mode");
-	if (opt.repeat < 0 || opt.repeat > 100)
-		return error(EXIT_USAGE, "--repeat: %d is not a number of boots (1-100)", opt.repeat);
-	if (opt.series && (strchr(opt.series, '/') || !strchr(opt.series, '.')))
-		return error(EXIT_USAGE, "--series with --bisect-boot names a stable series "
-			     "(X.Y), not '%s'", opt.series);
-	return 0;
-}
-
-#define DEFAULT_REPRO_TIMEOUT 60
-#define BOOT_ALLOWANCE 10           /* seconds a guest needs at least to boot (TCG: 1-4 s) */
-
-/* The reproducer's options, and the two timeouts that must fit together. */
-static int check_lab_options(void)
-{
-	bool lab = opt.verify_boot || opt.bisect_boot;
-
-	if (!lab && (opt.reproducer || opt.guest_files || opt.repro_timeout || opt.configs ||
-		     opt.strict_config || opt.bug))
-		return error(EXIT_USAGE, "--reproducer, --guest-file, --repro-timeout, --config, "
-			     "--strict-config and --bug go with --verify-boot or --bisect-boot");
-	if (opt.repro_timeout < 0 || opt.repro_timeout > 86400)
-		return error(EXIT_USAGE, "--repro-timeout: %d is not a number of seconds (1-86400)",
-			     opt.repro_timeout);
-	if (opt.boot_timeout < 0)
-		return error(EXIT_USAGE, "--boot-timeout: %d is not a number of seconds",
-			     opt.boot_timeout);
-	if (!opt.repro_timeout)
-		opt.repro_timeout = DEFAULT_REPRO_TIMEOUT;
-	if (!opt.boot_timeout)
-		opt.boot_timeout = opt.repro_timeout + 60 > 120 ? opt.repro_timeout + 60 : 120;
-	else if (opt.boot_timeout < opt.repro_timeout + BOOT_ALLOWANCE)
-		return error(EXIT_USAGE, "--boot-timeout %d must exceed --repro-timeout (%d) plus "
-			     "%d s for the boot", opt.boot_timeout, opt.repro_timeout, BOOT_ALLOWANCE);
-	return 0;
-}
-
-/*
- * The options, one table per mode; popt prints each table's heading and
- * its options together in --help.  Short placeholders keep popt's
- * description column wide.
- */
-static struct poptOption query_options[] = {
-	{ "describe", 0, POPT_ARG_NONE, &opt.describe, 0,
-	  "print what `git describe --contains` prints", NULL },
-	{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
-	  "print what `git name-rev --tags --name-only` prints", NULL },
-	{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
-	  "every release containing the commit, by series", NULL },
-	{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
-	  "only the first release in version order, or none", NULL },
-	{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
-	  "tags that are releases (default " DEFAULT_RELEASE_GLOB ")", "GLOB" },
-	{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0, "revs from standard input", NULL },
-	{ "index", 0, POPT_ARG_NONE, &opt.index, 0,
-	  "build or refresh the release index, print its stats", NULL },
-	{ "no-index", 0, POPT_ARG_NONE, &opt.no_index, 0,
-	  "neither read nor write the release index", NULL },
-	POPT_TABLEEND
-};
-
-static struct poptOption triage_options[] = {
-	{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
-	  "is the fix for stable? introducers, releases, verdict", NULL },
-	{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
-	  "what may decide: message, blame or all (default)", "MODE" },
-	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
-	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
-	{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
-	  "a mail, mbox or diff ('-': stdin): find its commit", "FILE" },
-	{ "range", 0, POPT_ARG_STRING, &opt.range, 0, "look for the patch in A..B only", "A..B" },
-	{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
-	  "print patch-ids as `git patch-id --stable` does", NULL },
-	POPT_TABLEEND
-};
-
-static struct poptOption boot_options[] = {
-	{ "verify-boot", 0, POPT_ARG_NONE, &opt.verify_boot, 0,
-	  "boot the triage's kernels with and without the fix", NULL },
-	{ "candidate", 0, POPT_ARG_ARGV, &opt.candidates, 0,
-	  "boot this state instead (a rev, then patches or commits)", "NAME=ITEMS" },
-	{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
-	  "what a --candidate must show: pass or CHECK:ERRNO", "NAME=RESULT" },
-	{ "patch-series", 0, POPT_ARG_STRING, &opt.patch_series, 0,
-	  "the model's patches for a non-git tree (default guest/kernel)", "DIR" },
-	POPT_TABLEEND
-};
-
-static struct poptOption repro_options[] = {
-	{ "reproducer", 0, POPT_ARG_STRING, &opt.reproducer, 0,
-	  "C source, #!/bin/sh script or static ELF (default: seed's)", "FILE" },
-	{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
-	  "exit, oops, hang, regex:RE or CHECK:ERRNO", "KIND" },
-	{ "guest-file", 0, POPT_ARG_ARGV, &opt.guest_files, 0,
-	  "add a file to the guest (default DEST /tmp/NAME)", "SRC[:DEST]" },
-	{ "repro-timeout", 0, POPT_ARG_INT, &opt.repro_timeout, 0,
-	  "seconds before the guest kills it (default 60)", "N" },
-	{ "config", 0, POPT_ARG_ARGV, &opt.configs, 0,
-	  "CONFIG_X=V, a fragment file or a guest/configs profile", "FRAGMENT" },
-	{ "strict-config", 0, POPT_ARG_NONE, &opt.strict_config, 0,
-	  "an option that does not stick is an error", NULL },
-	POPT_TABLEEND
-};
-
-static struct poptOption bisect_options[] = {
-	{ "bisect-boot", 0, POPT_ARG_NONE, &opt.bisect_boot, 0,
-	  "find the first bad release, then commit, by booting", NULL },
-	{ "good", 0, POPT_ARG_STRING, &opt.good, 0, "a rev where the test passes", "REV" },
-	{ "bad", 0, POPT_ARG_STRING, &opt.bad, 0, "a later rev where it fails", "REV" },
-	{ "fix", 0, POPT_ARG_STRING, &opt.fix, 0,
-	  "a rev after --bad where it passes again: find the fix", "REV" },
-	{ "test", 0, POPT_ARG_STRING, &opt.tests, 0,
-	  "the guest checks that decide (default all)", "CHECKS" },
-	{ "commits", 0, POPT_ARG_NONE, &opt.commits, 0,
-	  "then bisect the commits between the releases", NULL },
-	{ "repeat", 0, POPT_ARG_INT, &opt.repeat, 0, "boots per step (default 1)", "N" },
-	{ "resume", 0, POPT_ARG_NONE, &opt.resume, 0, "reuse an interrupted run's log", NULL },
-	POPT_TABLEEND
-};
-
-static struct poptOption audit_options[] = {
-	{ "audit", 0, POPT_ARG_STRING, &opt.audit, 0,
-	  "every commit of A..B against stable series", "A..B" },
-	{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
-	  "stable series (--audit, --bisect-boot)", "X.Y,..." },
-	{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
-	  "list only missing, present or unneeded commits", "WHICH" },
-	POPT_TABLEEND
-};
-
-static struct poptOption lab_options[] = {
-	{ "kernel-tree", 0, POPT_ARG_STRING, &opt.kernel_tree, 0,
-	  "kernel source to build (default Debian's linux-source)", "DIR" },
-	{ "accel", 0, POPT_ARG_STRING, &opt.accel, 0,
-	  "kvm or tcg (default kvm where usable)", "ACCEL" },
-	{ "boot-timeout", 0, POPT_ARG_INT, &opt.boot_timeout, 0,
-	  "seconds before QEMU is killed (default 120)", "N" },
-	{ "keep", 0, POPT_ARG_NONE, &opt.keep, 0, "keep the built kernel images", NULL },
-	{ "jobs", 'j', POPT_ARG_INT, &opt.jobs, 0,
-	  "make -jN (default: one per CPU; with $DISTCC_HOSTS: distcc)", "N" },
-	{ "prepare-tree", 0, POPT_ARG_NONE, &opt.prepare_tree, 0,
-	  "import the kernel tree into the cache, say where", NULL },
-	{ "cache-clean", 0, POPT_ARG_NONE, &opt.cache_clean, 0,
-	  "remove built images and boot logs", NULL },
-	POPT_TABLEEND
-};
-
-static struct poptOption options[] = {
-	{ NULL, 'C', POPT_ARG_STRING, &opt.dir, 0,
-	  "repository (default: as git finds it)", "DIR" },
-	{ "json", 0, POPT_ARG_NONE, &opt.json, 0, "JSON output (schema: man patchver)", NULL },
-	{ "version", 'V', POPT_ARG_NONE, &opt.version, 0, "print the version", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, query_options, 0,
-	  "Query (patchver [--describe|...] REV...):", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, triage_options, 0, "Triage:", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, boot_options, 0, "Boot (--verify-boot FIX):", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, bisect_options, 0, "Bisect (--bisect-boot):", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, repro_options, 0,
-	  "Reproducer (boot, bisect):", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, audit_options, 0, "Audit:", NULL },
-	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, lab_options, 0,
-	  "Kernels and cache (boot, bisect):", NULL },
-	POPT_AUTOHELP
-	POPT_TABLEEND
-};
-
-/*
- * --series DIR with --verify-boot was the model's patch series before it
- * had a name of its own: still taken, with a note.
- */
-static void deprecated_series(void)
-{
-	if (!opt.verify_boot || !opt.series || opt.patch_series)
-		return;
-	fprintf(stderr, "patchver: --series DIR with --verify-boot is deprecated: "
-		"use --patch-series DIR\n");
-	opt.patch_series = opt.series;
-	opt.series = NULL;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	/* the first that exists is the one: a broken copy is an error, not skipped */
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		path = xstrfmt(places[i], exe);
+		if (access(path, F_OK) == 0)
+			break;
+		free(path);
+		path = NULL;
+	}
+	if (!path)
+		error(EXIT_INTERNAL, "patchver-full.so is neither in %s nor in %s/../lib/patchver",
+		      exe, exe);
+	else if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+		error(EXIT_INTERNAL, "cannot load %s: %s", path, dlerror());
+	free(path);
+	return lib ? (dispatch_fn *)dlsym(lib, DISPATCH_SYMBOL) : NULL;
 }
 
 int main(int argc, const char **argv)
 {
-	struct history_opts hopts = { 0 };
-	struct report_opts ropts = { 0 };
-	struct history h;
-	const char **revs;
-	size_t nrevs = 0;
-	poptContext ctx;
-	int rc, ret;
+	struct command_line cl;
+	dispatch_fn *full;
+	int ret;
 
-	ctx = poptGetContext("patchver", argc, argv, options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION...] [REV...]");
-	while ((rc = poptGetNextOpt(ctx)) > 0)
-		;
-	if (rc < -1) {
-		ret = error(EXIT_USAGE, "%s: %s (see patchver --help)",
-			    poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
-		goto out_ctx;
-	}
-	deprecated_series();
+	if ((ret = options_parse(&cl, argc, argv)))
+		goto out;
 	if (opt.version) {
 		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, LIBGIT2_VERSION);
-		ret = EXIT_OK;
-		goto out_ctx;
+		goto out;
 	}
-	if (opt.cache_clean) {
-		ret = verify_cache_clean();
-		goto out_ctx;
+	if (!opt.cache_clean && !opt.prepare_tree) {
+		if ((ret = options_check(&cl)) || try_quick(&cl, &ret))
+			goto out;
 	}
-	if (opt.prepare_tree) {
-		struct lab_opts lo = { 0 };
-		lo.kernel_tree = opt.kernel_tree;
-		git_libgit2_init();
-		ret = lab_prepare(&lo);
-		git_libgit2_shutdown();
-		goto out_ctx;
-	}
-	revs = poptGetArgs(ctx);
-	while (revs && revs[nrevs])
-		nrevs++;
-	if ((ret = pick_mode(&ropts.mode)))
-		goto out_ctx;
-	if ((ret = check_bisect_options(nrevs)) || (ret = check_audit_options(nrevs)))
-		goto out_ctx;
-	if (opt.index && (opt.no_index || nrevs || opt.use_stdin || opt.patch || opt.triage ||
-			  opt.verify_boot || opt.bisect_boot || opt.audit || opt.patch_id)) {
-		ret = error(EXIT_USAGE, "--index takes no revisions and no other mode%s",
-			    opt.no_index ? " (and not --no-index)" : "");
-		goto out_ctx;
-	}
-	if (!nrevs && !opt.use_stdin && !opt.patch && !(opt.verify_boot && opt.candidates) &&
-	    !opt.bisect_boot && !opt.audit && !opt.index) {
-		ret = error(EXIT_USAGE, "no revision given (see patchver --help)");
-		goto out_ctx;
-	}
-	if ((nrevs && opt.use_stdin) || (opt.patch && (nrevs || opt.use_stdin))) {
-		ret = error(EXIT_USAGE, "give revisions as arguments, with --stdin, or --patch, "
-			    "not several");
-		goto out_ctx;
-	}
-	if (opt.verify_boot && (nrevs > 1 || (!nrevs && !opt.candidates) || opt.patch ||
-				opt.triage || opt.patch_id || ropts.mode != REPORT_FULL ||
-				opt.use_stdin)) {
-		ret = error(EXIT_USAGE, "--verify-boot takes one revision, the fix "
-			    "(none with --candidate)");
-		goto out_ctx;
-	}
-	if ((opt.candidates || opt.expects) && !opt.verify_boot) {
-		ret = error(EXIT_USAGE, "--candidate and --expect go with --verify-boot");
-		goto out_ctx;
-	}
-	if ((ret = check_lab_options()))
-		goto out_ctx;
-	if (opt.expects && !opt.candidates) {
-		ret = error(EXIT_USAGE, "--expect names a --candidate; for the triage's "
-			    "candidates, --bug says how the bug shows");
-		goto out_ctx;
-	}
-	if (opt.accel && strcmp(opt.accel, "kvm") && strcmp(opt.accel, "tcg")) {
-		ret = error(EXIT_USAGE, "--accel: '%s' is neither kvm nor tcg", opt.accel);
-		goto out_ctx;
-	}
-	if ((opt.triage || opt.patch_id) && (ropts.mode != REPORT_FULL || opt.use_stdin)) {
-		ret = error(EXIT_USAGE, "--triage and --patch-id take revisions or --patch, "
-			    "and no other mode");
-		goto out_ctx;
-	}
-	if ((opt.evidence || opt.cve_json) && !opt.triage) {
-		ret = error(EXIT_USAGE, "%s goes with --triage", opt.evidence ? "--evidence" : "--cve-json");
-		goto out_ctx;
-	}
-	if ((ret = parse_evidence()))
-		goto out_ctx;
-	ropts.json = opt.json;
-	ropts.match = opt.match;
-	hopts.path = opt.dir;
-	hopts.release_glob = opt.match ? opt.match : DEFAULT_RELEASE_GLOB;
-	hopts.index = index_mode();
-	/* a few names: git's cut walk reads less than the whole history */
-	hopts.lazy_ok = !opt.use_stdin && !opt.index && !reads_everything() && nrevs <= LAZY_REVS;
-	hopts.scan_pack = opt.audit;
-
-	if (try_quick(revs, nrevs, &ropts, hopts.release_glob, &ret))
-		goto out_ctx;
-	git_libgit2_init();
-	if ((ret = history_open(&h, &hopts)) == 0) {
-		if (!h.tags.nr)
-			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
-				    opt.dir ? opt.dir : ".");
-		else if (opt.index)
-			ret = report_index(&h, opt.json);
-		else if (opt.verify_boot)
-			ret = run_verify(&h, nrevs ? revs[0] : NULL);
-		else if (opt.bisect_boot)
-			ret = run_bisect(&h);
-		else if (opt.audit)
-			ret = run_audit(&h);
-		else if (opt.patch || opt.triage || opt.patch_id)
-			ret = run_triage(&h, revs, nrevs);
-		else if (opt.use_stdin)
-			ret = report_stdin(&h, &ropts, stdin);
-		else
-			ret = report_revs(&h, &ropts, revs, nrevs);
-	}
-	history_close(&h);
-	git_libgit2_shutdown();
-out_ctx:
-	poptFreeContext(ctx);
-	free(opt.dir);
-	free(opt.match);
-	free(opt.patch);
-	free(opt.range);
-	free(opt.evidence);
-	free(opt.kernel_tree);
-	free(opt.accel);
-	free(opt.series);
-	free(opt.patch_series);
-	free(opt.bug);
-	free(opt.good);
-	free(opt.bad);
-	free(opt.fix);
-	free(opt.tests);
-	free(opt.audit);
-	free(opt.only);
-	free_argv(opt.candidates);
-	free_argv(opt.expects);
-	free(opt.reproducer);
-	free_argv(opt.guest_files);
-	free_argv(opt.configs);
+	if ((full = load_full()))
+		ret = full(&opt, &cl);
+	else
+		ret = EXIT_INTERNAL;
+out:
+	options_free(&cl);
 	if (fflush(stdout) != 0 && !ret)
 		ret = error(EXIT_INTERNAL, "cannot write output");
 	return ret;

@@ -161,27 +161,6 @@ void cgraph_open_objdir(struct cgraph *g, const char *objdir)
 	open_objdir_at(g, objdir, 0);
 }
 
-int cgraph_open(struct cgraph *g, git_repository *repo)
-{
-	git_config *cfg = NULL;
-	char objdir[2048];
-	int enabled = 1;
-
-	memset(g, 0, sizeof(*g));
-	if (git_repository_config_snapshot(&cfg, repo) == 0) {
-		if (git_config_get_bool(&enabled, cfg, "core.commitGraph") < 0)
-			enabled = 1;
-		git_config_free(cfg);
-	}
-	git_error_clear();
-	/* git ignores the graph in shallow repositories */
-	if (!enabled || git_repository_is_shallow(repo) == 1)
-		return 0;
-	snprintf(objdir, sizeof(objdir), "%sobjects", git_repository_commondir(repo));
-	open_objdir_at(g, objdir, 0);
-	return 0;
-}
-
 size_t cgraph_commits(const struct cgraph *g)
 {
 	size_t n = 0;

@@ -241,19 +241,3 @@ uint32_t contain_first_release(struct contain *c, uint32_t commit)
 		c->first_release = indexer_first_releases(&c->h->dag, &c->h->tags);
 	return c->first_release[commit];
 }
-
-size_t contain_releases(const struct tag_table *t, const uint32_t *tags,
-			size_t n, uint32_t *out)
-{
-	size_t k = 0;
-
-	if (!n)
-		return 0;
-	/* t->releases is already in version order: filter it */
-	for (size_t r = 0; r < t->nreleases; r++) {
-		uint32_t tag = t->releases[r];
-		if (bsearch(&tag, tags, n, sizeof(*tags), cmp_u32))
-			out[k++] = tag;
-	}
-	return k;
-}

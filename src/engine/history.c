@@ -13,6 +13,7 @@
 #include "patchver/base/error.h"
 #include "patchver/engine/history.h"
 #include "patchver/engine/indexer.h"
+#include "patchver/engine/tagread.h"
 #include "patchver/base/util.h"
 
 static void tune_libgit2(const struct history_opts *opts)
@@ -233,6 +234,30 @@ out:
 	return ret;
 }
 
+/*
+ * The commit-graph git would use: none if core.commitGraph is false or the
+ * repository is shallow.  Here, not in cgraph.c, so that the graph reader
+ * needs no libgit2 (the quick path reads it before libgit2 starts).
+ */
+static void open_graph(struct cgraph *g, git_repository *repo)
+{
+	git_config *cfg = NULL;
+	char objdir[2048];
+	int enabled = 1;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (git_config_get_bool(&enabled, cfg, "core.commitGraph") < 0)
+			enabled = 1;
+		git_config_free(cfg);
+	}
+	git_error_clear();
+	/* git ignores the graph in shallow repositories */
+	if (!enabled || git_repository_is_shallow(repo) == 1)
+		return;
+	snprintf(objdir, sizeof(objdir), "%sobjects", git_repository_commondir(repo));
+	cgraph_open_objdir(g, objdir);
+}
+
 int history_open(struct history *h, const struct history_opts *opts)
 {
 	const char *path = opts->path ? opts->path : getenv("GIT_DIR") ? getenv("GIT_DIR") : ".";
@@ -246,7 +271,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if (dag_init(&h->dag, h->repo) < 0)
 		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
 			     git_errmsg());
-	cgraph_open(&h->graph, h->repo);
+	open_graph(&h->graph, h->repo);
 	h->dag.graph = &h->graph;
 	h->release_glob = xstrdup(opts->release_glob);
 	shallow = git_repository_is_shallow(h->repo) == 1;
@@ -293,35 +318,13 @@ char *history_message(const struct history *h, uint32_t commit)
 	return msg;
 }
 
-char *history_subject_of(const char *msg)
-{
-	const char *p = msg, *q;
-	struct sbuf sb = SBUF_INIT;
-
-	/* git's subject: the first paragraph, lines joined by spaces */
-	while (*p == '\n')
-		p++;
-	while (*p && *p != '\n') {
-		q = strchr(p, '\n');
-		if (!q)
-			q = p + strlen(p);
-		if (sb.len)
-			sbuf_adds(&sb, " ");
-		sbuf_add(&sb, p, (size_t)(q - p));
-		p = *q ? q + 1 : q;
-	}
-	if (!sb.buf)
-		return xstrdup("");
-	return sb.buf;
-}
-
 char *history_subject(const struct history *h, uint32_t commit)
 {
 	char *msg = history_message(h, commit), *subject;
 
 	if (!msg)
 		return xstrdup("");
-	subject = history_subject_of(msg);
+	subject = subject_of(msg);
 	free(msg);
 	return subject;
 }

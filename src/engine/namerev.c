@@ -14,17 +14,6 @@
 #include "patchver/engine/namerev.h"
 
 #define MERGE_TRAVERSAL_WEIGHT 65535
-#define CUTOFF_DATE_SLOP 86400
-
-int64_t namerev_cutoff_for(int64_t date)
-{
-	/* git: a zero cutoff means none; otherwise subtract a day's slop */
-	if (date == 0)
-		return NAMEREV_NO_CUTOFF;
-	if (date < INT64_MIN + CUTOFF_DATE_SLOP)
-		return INT64_MIN;
-	return date - CUTOFF_DATE_SLOP;
-}
 
 static int effective_distance(int32_t distance, int32_t generation)
 {
@@ -207,36 +196,6 @@ void namerev_free(struct namerev *nr)
 	memset(nr, 0, sizeof(*nr));
 }
 
-void namerev_render(const struct name_seg *segs, const struct tag_table *tags,
-		    uint32_t seg, int32_t generation, struct sbuf *out)
-{
-	uint32_t chain[64] = { 0 }, *path = chain, n = 1, k;
-
-	/* the segments from the tip's down to seg; prev < seg, so this ends */
-	for (uint32_t s = seg; segs[s].prev; s = segs[s].prev)
-		n++;
-	if (n > 64)
-		path = xmalloc(n * sizeof(*path));
-	k = n;
-	for (uint32_t s = seg; k; s = segs[s].prev)
-		path[--k] = s;
-	sbuf_adds(out, tags->v[segs[path[0]].tip].shortname);
-	for (k = 1; k < n; k++) {
-		const struct name_seg *g = &segs[path[k]];
-		if (g->generation > 0)
-			sbuf_addf(out, "~%d^%d", g->generation, g->parent_number);
-		else
-			sbuf_addf(out, "^%d", g->parent_number);
-	}
-	if (path != chain)
-		free(path);
-	/* a tip reached through a tag object is "tag^0" */
-	if (generation > 0)
-		sbuf_addf(out, "~%d", generation);
-	else if (!segs[seg].prev && tags->v[segs[seg].tip].deref)
-		sbuf_adds(out, "^0");
-}
-
 bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out)
 {
 	const struct rev_name *n;
@@ -246,6 +205,6 @@ bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out)
 	n = &nr->names[commit];
 	if (!n->seg)
 		return false;
-	namerev_render(nr->segs, nr->tags, n->seg, n->generation, out);
+	segname_render(nr->segs, nr->tags, n->seg, n->generation, out);
 	return true;
 }

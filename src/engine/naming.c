@@ -63,7 +63,7 @@ bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out)
 	name = &n->ix->names[commit];
 	if (!name->seg)
 		return false;
-	namerev_render(n->ix->segs, &n->h->tags, name->seg, name->generation, out);
+	segname_render(n->ix->segs, &n->h->tags, name->seg, name->generation, out);
 	return true;
 }
 

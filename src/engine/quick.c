@@ -382,7 +382,7 @@ int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 	}
 	q->table.v[ix->segs[s].tip].deref = ix->tags[ix->segs[s].tip].deref;
 	short_name(q, ix->segs[s].tip);
-	namerev_render(ix->segs, &q->table, name->seg, name->generation, out);
+	segname_render(ix->segs, &q->table, name->seg, name->generation, out);
 	return 1;
 }
 

@@ -1,187 +1,29 @@
 /*
- * The tag table: every ref under refs/tags, peeled as git name-rev peels them.
+ * The tag table: which tags are releases, in kernel version order, and
+ * which tags sit on a commit.  No libgit2 here: the quick path builds its
+ * table from the ref files (tagread.c reads one through libgit2).
  */
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "patchver/base/error.h"
 #include "patchver/engine/tags.h"
 #include "patchver/base/util.h"
 
-/*
- * The tagger date as git's parse_tag_buffer() reads it: the number after
- * the last '>' on the tagger line, 0 when there is no tagger line.
- */
-static int64_t tagger_date(const char *p, const char *end)
+static int cmp_release(const void *a, const void *b, void *table)
 {
-	while (p < end && *p != '\n') {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		if (!eol)
-			eol = end;
-		if (eol - p > 7 && !memcmp(p, "tagger ", 7)) {
-			const char *gt = NULL;
-			for (const char *q = p; q < eol; q++)
-				if (*q == '>')
-					gt = q;
-			return gt ? strtoll(gt + 1, NULL, 10) : 0;
-		}
-		p = eol + 1;
-	}
-	return 0;
+	return tags_cmp_version(table, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
-/* The "object" a tag object points at. */
-static int tag_object(const char *p, const char *end, git_oid *out)
+static int cmp_by_commit(const void *a, const void *b, void *table)
 {
-	if (end - p < 7 + GIT_OID_HEXSZ || memcmp(p, "object ", 7))
-		return -1;
-	return git_oid_fromstrn(out, p + 7, GIT_OID_HEXSZ);
-}
-
-/*
- * Peel tag->target through tag objects to a commit.  Missing objects and
- * non-commits leave tag->commit at DAG_NONE, as git leaves them unnamed.
- */
-static void peel(struct tag *tag, git_odb *odb, struct dag *dag)
-{
-	git_oid oid = tag->target;
-	int depth = 0;
-
-	tag->commit = DAG_NONE;
-	tag->taggerdate = INT64_MAX;
-	for (;;) {
-		git_odb_object *obj;
-		git_object_t type;
-
-		if (git_odb_read(&obj, odb, &oid) < 0)
-			return;
-		type = git_odb_object_type(obj);
-		if (type == GIT_OBJECT_TAG && depth++ < 10000) {
-			const char *p = git_odb_object_data(obj);
-			const char *end = p + git_odb_object_size(obj);
-			int ok = tag_object(p, end, &oid);
-			tag->taggerdate = tagger_date(p, end);
-			tag->deref = true;
-			git_odb_object_free(obj);
-			if (ok < 0)
-				return;
-			continue;
-		}
-		git_odb_object_free(obj);
-		if (type == GIT_OBJECT_COMMIT)
-			tag->commit = dag_intern(dag, &oid);
-		return;
-	}
-}
-
-/*
- * The name git name-rev --tags --name-only prints for a tag ref:
- * shorten_unambiguous_ref() drops "refs/tags/" unless "refs/<name>" or a
- * top-level ref "<name>" exists, then it keeps "tags/".
- */
-static char *short_name(git_repository *repo, const char *refname)
-{
-	const char *name = refname + strlen("refs/tags/");
-	char path[4096];
-	struct sbuf sb = SBUF_INIT;
-	git_oid oid;
-	struct stat st;
-	bool ambiguous;
-
-	sbuf_addf(&sb, "refs/%s", name);
-	ambiguous = git_reference_name_to_id(&oid, repo, sbuf_str(&sb)) == 0;
-	snprintf(path, sizeof(path), "%s%s", git_repository_commondir(repo), name);
-	if (!ambiguous && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		ambiguous = true;
-	sbuf_free(&sb);
-	return xstrdup(ambiguous ? refname + strlen("refs/") : name);
-}
-
-static int cmp_refname(const void *a, const void *b)
-{
-	return strcmp(((const struct tag *)a)->refname,
-		      ((const struct tag *)b)->refname);
-}
-
-static const struct tag_table *sort_table;
-
-static int cmp_release(const void *a, const void *b)
-{
-	return tags_cmp_version(sort_table, *(const uint32_t *)a, *(const uint32_t *)b);
-}
-
-static int cmp_by_commit(const void *a, const void *b)
-{
+	const struct tag_table *t = table;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t cx = sort_table->v[x].commit, cy = sort_table->v[y].commit;
+	uint32_t cx = t->v[x].commit, cy = t->v[y].commit;
 
 	if (cx != cy)
 		return cx < cy ? -1 : 1;
 	return x < y ? -1 : x > y;
-}
-
-static int read_refs(struct tag_table *t, git_repository *repo)
-{
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	size_t alloc = 0;
-	int err;
-
-	if (git_reference_iterator_glob_new(&it, repo, "refs/tags/*") < 0)
-		return -1;
-	while ((err = git_reference_next(&ref, it)) == 0) {
-		git_reference *resolved = NULL;
-		struct tag *tag;
-
-		if (git_reference_resolve(&resolved, ref) < 0) {
-			git_reference_free(ref);
-			continue;   /* dangling symbolic ref: git skips it too */
-		}
-		t->v = xgrow(t->v, &alloc, t->nr + 1, sizeof(*t->v));
-		tag = &t->v[t->nr++];
-		memset(tag, 0, sizeof(*tag));
-		tag->refname = xstrdup(git_reference_name(ref));
-		git_oid_cpy(&tag->target, git_reference_target(resolved));
-		git_reference_free(resolved);
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(it);
-	return err == GIT_ITEROVER ? 0 : -1;
-}
-
-int tags_read(struct tag_table *t, git_repository *repo)
-{
-	memset(t, 0, sizeof(*t));
-	if (read_refs(t, repo) < 0)
-		return error(EXIT_NOREPO, "cannot read tags: %s", git_errmsg());
-	if (t->nr)
-		qsort(t->v, t->nr, sizeof(*t->v), cmp_refname);
-	for (size_t i = 0; i < t->nr; i++)
-		t->v[i].shortname = short_name(repo, t->v[i].refname);
-	return 0;
-}
-
-int tags_peel(struct tag_table *t, struct dag *dag)
-{
-	for (size_t i = 0; i < t->nr; i++) {
-		struct tag *tag = &t->v[i];
-
-		peel(tag, dag->odb, dag);
-		if (tag->commit == DAG_NONE)
-			continue;
-		if ((dag->lazy ? dag_parse(dag, tag->commit) : dag_load(dag, tag->commit)) < 0) {
-			char hex[GIT_OID_HEXSZ + 1];
-			git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
-			return error(EXIT_CORRUPT, "history of tag %s is broken below %s: %s",
-				     tag->shortname, hex, git_errmsg());
-		}
-		if (tag->taggerdate == INT64_MAX)
-			tag->taggerdate = dag->dates[tag->commit];
-	}
-	return 0;
 }
 
 void tags_classify(struct tag_table *t, const char *release_glob)
@@ -202,21 +44,8 @@ void tags_classify(struct tag_table *t, const char *release_glob)
 		if (tag->commit != DAG_NONE)
 			t->by_commit[t->nby_commit++] = (uint32_t)i;
 	}
-	sort_table = t;
-	qsort(t->releases, t->nreleases, sizeof(uint32_t), cmp_release);
-	qsort(t->by_commit, t->nby_commit, sizeof(uint32_t), cmp_by_commit);
-	sort_table = NULL;
-}
-
-int tags_load(struct tag_table *t, git_repository *repo, struct dag *dag,
-	      const char *release_glob)
-{
-	int ret;
-
-	if ((ret = tags_read(t, repo)) || (ret = tags_peel(t, dag)))
-		return ret;
-	tags_classify(t, release_glob);
-	return 0;
+	qsort_r(t->releases, t->nreleases, sizeof(uint32_t), cmp_release, t);
+	qsort_r(t->by_commit, t->nby_commit, sizeof(uint32_t), cmp_by_commit, t);
 }
 
 void tags_free(struct tag_table *t)
@@ -252,7 +81,7 @@ const uint32_t *tags_at_commit(const struct tag_table *t, uint32_t c, size_t *n)
 long tags_find_target(const struct tag_table *t, const git_oid *oid)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		if (git_oid_equal(&t->v[i].target, oid))
+		if (!memcmp(t->v[i].target.id, oid->id, GIT_OID_RAWSZ))
 			return (long)i;
 	return -1;
 }
@@ -263,4 +92,26 @@ int tags_cmp_version(const struct tag_table *t, uint32_t a, uint32_t b)
 	if (c)
 		return c;
 	return strcmp(t->v[a].refname, t->v[b].refname);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+size_t tags_releases_among(const struct tag_table *t, const uint32_t *tags, size_t n,
+			   uint32_t *out)
+{
+	size_t k = 0;
+
+	if (!n)
+		return 0;
+	/* t->releases is already in version order: filter it */
+	for (size_t r = 0; r < t->nreleases; r++) {
+		uint32_t tag = t->releases[r];
+		if (bsearch(&tag, tags, n, sizeof(*tags), cmp_u32))
+			out[k++] = tag;
+	}
+	return k;
 }

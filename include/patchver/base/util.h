@@ -42,6 +42,15 @@ void sbuf_free(struct sbuf *sb);
 /* The string, never NULL. */
 const char *sbuf_str(struct sbuf *sb);
 
+/* git's subject of a commit message: its first paragraph on one line (caller frees). */
+char *subject_of(const char *message);
+
+/*
+ * A 20-byte object id in hex, cut to size - 1 digits as git_oid_tostr
+ * cuts it; returns out.  For modules that must not need libgit2.
+ */
+char *hex_tostr(char *out, size_t size, const unsigned char *id);
+
 /* Big-endian numbers, as git's binary formats store them. */
 static inline uint32_t get_be32(const unsigned char *p)
 {

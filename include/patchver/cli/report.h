@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/engine/quick.h"
 
 /*
  * Answering "where is this commit?" for revs given on the command line or
@@ -28,14 +27,6 @@ struct report_opts {
 /* Returns 0 or the first EXIT_* code met; every rev is still answered. */
 int report_revs(struct history *h, const struct report_opts *opts,
 		const char **revs, size_t nrevs);
-
-/*
- * report_revs from a fresh release index alone (quick.h), text output:
- * the exit code, or -1 when the quick path declines a rev (then nothing
- * is printed; quick_why() says why).
- */
-int report_quick(struct quick *q, const struct report_opts *opts,
-		 const char **revs, size_t nrevs);
 
 /*
  * Revs one per line from in (blank lines and '#' comments skipped),

@@ -33,8 +33,6 @@ struct cgraph {
 	size_t nfiles;
 };
 
-/* Open the graph git would use (none if core.commitGraph is false). */
-int cgraph_open(struct cgraph *g, git_repository *repo);
 void cgraph_close(struct cgraph *g);
 
 /* The graph of an object directory or its alternates, config unread. */

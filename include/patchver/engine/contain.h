@@ -45,8 +45,4 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n);
  */
 uint32_t contain_first_release(struct contain *c, uint32_t commit);
 
-/* Tag indices of releases among tags (as contain_tags returns), version order. */
-size_t contain_releases(const struct tag_table *t, const uint32_t *tags,
-			size_t n, uint32_t *out);
-
 #endif

@@ -95,9 +95,6 @@ int history_load_branches(struct history *h);
 /* The commit's subject line (caller frees), "" if unreadable. */
 char *history_subject(const struct history *h, uint32_t commit);
 
-/* git's subject of a commit message: its first paragraph on one line. */
-char *history_subject_of(const char *message);
-
 /* The commit's full message (caller frees), NULL if unreadable. */
 char *history_message(const struct history *h, uint32_t commit);
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "patchver/engine/dag.h"
+#include "patchver/engine/segname.h"
 #include "patchver/engine/tags.h"
 #include "patchver/base/util.h"
 
@@ -23,13 +24,6 @@ struct rev_name {
 	int32_t distance;
 	int32_t generation;
 	uint32_t seg;           /* 0: no name */
-};
-
-struct name_seg {
-	uint32_t prev;          /* 0 for a tip segment */
-	uint32_t tip;           /* tag index (tip segments) */
-	int32_t generation;     /* of the child when it took the merge step */
-	int32_t parent_number;
 };
 
 struct namerev {
@@ -69,13 +63,16 @@ void namerev_free(struct namerev *nr);
 bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out);
 
 /*
- * Append the name that ends in segment seg (nonzero) with generation
- * first-parent steps after it: "v2.6.34-rc3~29^2~3".
+ * The date cutoff git uses when asked about a commit of this date: a zero
+ * date means none; otherwise a day's slop below it.
  */
-void namerev_render(const struct name_seg *segs, const struct tag_table *tags,
-		    uint32_t seg, int32_t generation, struct sbuf *out);
+static inline int64_t namerev_cutoff_for(int64_t date)
+{
+	const int64_t slop = 86400;
 
-/* The date cutoff git uses when asked about a commit of this date. */
-int64_t namerev_cutoff_for(int64_t commit_date);
+	if (date == 0)
+		return NAMEREV_NO_CUTOFF;
+	return date < INT64_MIN + slop ? INT64_MIN : date - slop;
+}
 
 #endif

@@ -34,24 +34,11 @@ struct tag_table {
 };
 
 /*
- * The three steps of tags_load.  tags_read: every ref under refs/tags,
- * refname order, with its short name, not peeled.  tags_peel: each peeled
- * to its commit, and the history below it loaded into dag (a lazy DAG:
- * the commit alone).  tags_classify:
- * which are releases (release_glob), and the tables sorted from that.
- * Read and peel return 0 or an EXIT_* code (message printed).
+ * Which tags are releases (release_glob, fnmatch on the short name, and a
+ * kernel version), and the tables sorted from that.  tagread.h fills the
+ * table from a repository.
  */
-int tags_read(struct tag_table *t, git_repository *repo);
-int tags_peel(struct tag_table *t, struct dag *dag);
 void tags_classify(struct tag_table *t, const char *release_glob);
-
-/*
- * Read all tags; load the history below each peeled commit into dag.
- * release_glob selects release tags by short name (fnmatch).
- * Returns 0 or an EXIT_* code (message printed).
- */
-int tags_load(struct tag_table *t, git_repository *repo, struct dag *dag,
-	      const char *release_glob);
 void tags_free(struct tag_table *t);
 
 /* Tags whose peeled commit is c: sets *n, returns pointer into by_commit. */
@@ -59,6 +46,13 @@ const uint32_t *tags_at_commit(const struct tag_table *t, uint32_t c, size_t *n)
 
 /* Index of the tag whose ref target is oid (exact match), or -1. */
 long tags_find_target(const struct tag_table *t, const git_oid *oid);
+
+/*
+ * The release tags among tags (sorted tag indices, as contain_tags returns
+ * them) into out, in version order; returns how many.
+ */
+size_t tags_releases_among(const struct tag_table *t, const uint32_t *tags, size_t n,
+			   uint32_t *out);
 
 /* Compare two tags by kernel version (both must be releases). */
 int tags_cmp_version(const struct tag_table *t, uint32_t a, uint32_t b);

@@ -1,0 +1,59 @@
+#ifndef PATCHVER_RENDER_H
+#define PATCHVER_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "patchver/base/json.h"
+#include "patchver/base/util.h"
+#include "patchver/cli/report.h"
+#include "patchver/engine/revs.h"
+#include "patchver/engine/tags.h"
+
+/*
+ * One rev's answer and its printing, text or JSON, whichever path computed
+ * it: report.c from the history, quick_report.c from the release index.
+ * Nothing here needs libgit2, so the quick path's front links it.
+ */
+#define ANSWER_NONE UINT32_MAX
+#define REPORT_SCHEMA_VERSION 1
+
+struct answer {
+	struct rev rev;
+	int err;                    /* EXIT_* from resolving, 0 if resolved */
+	char *subject;
+	bool has_describe, has_name;
+	struct sbuf describe, name;
+	uint32_t *releases;         /* containing releases, version order */
+	size_t nreleases;
+	uint32_t first_release, first_final;
+	bool backport;              /* message names an upstream commit */
+	char upstream_hex[41];
+	uint32_t upstream;          /* that commit, if it is in the repository */
+	git_oid upstream_oid;       /* its id, when it is */
+	uint32_t upstream_first;
+};
+
+/* What the printing needs: the tags the answers index, the mode, the exit code. */
+struct reporter {
+	const struct tag_table *tags;
+	const struct report_opts *opts;
+	int ret;                    /* the first EXIT_* code met */
+};
+
+/* Does the mode list containing releases (the full report, --tags-containing)? */
+bool report_wants_contain(enum report_mode m);
+
+/* The releases among tags (containing tags; freed here), first and first final. */
+void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags,
+			 struct answer *a);
+void answer_free(struct answer *a);
+
+/*
+ * Print one answer (j: the JSON document, with --json).  Returns false when
+ * output must stop, as git describe --contains dies at the first commit it
+ * cannot describe.
+ */
+bool answer_emit(struct reporter *r, struct json *j, const struct answer *a);
+
+#endif

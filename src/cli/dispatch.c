@@ -1,0 +1,150 @@
+/*
+ * Everything the quick path does not answer (dispatch.h): the history
+ * opened through libgit2, and the mode the options ask for run on it.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <git2.h>
+
+#include "patchver/base/error.h"
+#include "patchver/cli/dispatch.h"
+#include "patchver/cli/report.h"
+#include "patchver/cli/triage_report.h"
+#include "patchver/engine/history.h"
+#include "patchver/lab/bisect_boot.h"
+#include "patchver/lab/lab.h"
+#include "patchver/lab/verify.h"
+#include "patchver/stable/audit.h"
+
+#define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
+
+static enum history_index index_mode(const struct options *o)
+{
+	if (o->no_index)
+		return HISTORY_INDEX_OFF;
+	/* one query answers without one: building costs more than the query */
+	if (o->index || o->use_stdin || options_read_everything(o))
+		return HISTORY_INDEX_BUILD;
+	return HISTORY_INDEX_USE;
+}
+
+static int run_triage(const struct options *o, struct history *h, const char **revs,
+		      size_t nrevs)
+{
+	struct triage_opts t = { o->json || o->cve_json, o->triage, o->patch_id, o->range,
+				 o->evidence_mode, o->cve_json };
+
+	if (o->patch)
+		return triage_patch_file(h, &t, o->patch);
+	return triage_revs(h, &t, revs, nrevs);
+}
+
+static struct repro_opts repro_of_options(const struct options *o)
+{
+	struct repro_opts r = { o->reproducer, o->guest_files, o->repro_timeout, o->bug,
+				o->configs, o->strict_config };
+	return r;
+}
+
+static int run_verify(const struct options *o, struct history *h, const char *fix)
+{
+	struct verify_opts v = { 0 };
+
+	v.json = o->json;
+	v.kernel_tree = o->kernel_tree;
+	v.series_dir = o->patch_series;
+	v.accel = o->accel;
+	v.timeout = o->boot_timeout;
+	v.keep = o->keep;
+	v.jobs = o->jobs;
+	v.candidates = o->candidates;
+	v.expects = o->expects;
+	v.repro = repro_of_options(o);
+	return verify_boot(h, fix, &v);
+}
+
+static int run_bisect(const struct options *o, struct history *h)
+{
+	struct bisect_opts b = { 0 };
+
+	b.json = o->json;
+	b.kernel_tree = o->kernel_tree;
+	b.good = o->good;
+	b.bad = o->bad;
+	b.fix = o->fix;
+	b.tests = o->tests;
+	b.series = o->series;
+	b.commits = o->commits;
+	b.repeat = o->repeat ? o->repeat : 1;
+	b.resume = o->resume;
+	b.accel = o->accel;
+	b.timeout = o->boot_timeout;
+	b.keep = o->keep;
+	b.jobs = o->jobs;
+	b.repro = repro_of_options(o);
+	return bisect_boot(h, &b);
+}
+
+static int run_audit(const struct options *o, struct history *h)
+{
+	struct audit_opts a = { o->json, o->audit, o->series, o->only };
+	return audit_run(h, &a);
+}
+
+static int prepare_tree(const struct options *o)
+{
+	struct lab_opts lo = { 0 };
+	int ret;
+
+	lo.kernel_tree = o->kernel_tree;
+	git_libgit2_init();
+	ret = lab_prepare(&lo);
+	git_libgit2_shutdown();
+	return ret;
+}
+
+int patchver_dispatch(const struct options *o, const struct command_line *cl)
+{
+	struct history_opts hopts = { 0 };
+	struct report_opts ropts = { 0 };
+	struct history h;
+	int ret;
+
+	if (o->cache_clean)
+		return verify_cache_clean();
+	if (o->prepare_tree)
+		return prepare_tree(o);
+	ropts.mode = cl->mode;
+	ropts.json = o->json;
+	ropts.match = o->match;
+	hopts.path = o->dir;
+	hopts.release_glob = o->match ? o->match : DEFAULT_RELEASE_GLOB;
+	hopts.index = index_mode(o);
+	/* a few names: git's cut walk reads less than the whole history */
+	hopts.lazy_ok = !o->use_stdin && !o->index && !options_read_everything(o) &&
+			cl->nrevs <= LAZY_REVS;
+	hopts.scan_pack = o->audit;
+	git_libgit2_init();
+	if ((ret = history_open(&h, &hopts)) == 0) {
+		if (!h.tags.nr)
+			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
+				    o->dir ? o->dir : ".");
+		else if (o->index)
+			ret = report_index(&h, o->json);
+		else if (o->verify_boot)
+			ret = run_verify(o, &h, cl->nrevs ? cl->revs[0] : NULL);
+		else if (o->bisect_boot)
+			ret = run_bisect(o, &h);
+		else if (o->audit)
+			ret = run_audit(o, &h);
+		else if (o->patch || o->triage || o->patch_id)
+			ret = run_triage(o, &h, cl->revs, cl->nrevs);
+		else if (o->use_stdin)
+			ret = report_stdin(&h, &ropts, stdin);
+		else
+			ret = report_revs(&h, &ropts, cl->revs, cl->nrevs);
+	}
+	history_close(&h);
+	git_libgit2_shutdown();
+	return ret;
+}

@@ -1,0 +1,274 @@
+/*
+ * Printing per-rev answers (render.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/cli/render.h"
+
+bool report_wants_contain(enum report_mode m)
+{
+	return m == REPORT_FULL || m == REPORT_TAGS;
+}
+
+void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags,
+			 struct answer *a)
+{
+	a->releases = xmalloc((ntags + 1) * sizeof(uint32_t));
+	a->nreleases = tags_releases_among(t, tags, ntags, a->releases);
+	free(tags);
+	a->first_release = a->first_final = ANSWER_NONE;
+	for (size_t i = 0; i < a->nreleases; i++) {
+		const struct tag *tag = &t->v[a->releases[i]];
+		if (a->first_release == ANSWER_NONE)
+			a->first_release = a->releases[i];
+		if (a->first_final == ANSWER_NONE && !kver_is_rc(&tag->ver))
+			a->first_final = a->releases[i];
+	}
+}
+
+void answer_free(struct answer *a)
+{
+	free(a->subject);
+	sbuf_free(&a->describe);
+	sbuf_free(&a->name);
+	free(a->releases);
+}
+
+static const char *tag_name(const struct reporter *r, uint32_t t)
+{
+	return t == ANSWER_NONE ? NULL : r->tags->v[t].shortname;
+}
+
+/* tag_name for text: ANSWER_NONE is spelled "none", as JSON's null */
+static const char *tag_text(const struct reporter *r, uint32_t t)
+{
+	return t == ANSWER_NONE ? "none" : tag_name(r, t);
+}
+
+/* Calls fn for each run of releases of one series (mainline = stable 0). */
+typedef void (*series_fn)(struct reporter *r, const char *series,
+			  const uint32_t *tags, size_t n, void *data);
+
+static void for_each_series(struct reporter *r, const struct answer *a,
+			    series_fn fn, void *data)
+{
+	const struct tag_table *t = r->tags;
+	uint32_t *run = xmalloc((a->nreleases + 1) * sizeof(uint32_t));
+	size_t n = 0;
+
+	/* mainline first, then each stable series in version order */
+	for (size_t i = 0; i < a->nreleases; i++)
+		if (!kver_is_stable(&t->v[a->releases[i]].ver))
+			run[n++] = a->releases[i];
+	if (n)
+		fn(r, NULL, run, n, data);
+	for (size_t i = 0; i < a->nreleases; i++) {
+		const struct kver *v = &t->v[a->releases[i]].ver;
+		char series[32];
+
+		if (!kver_is_stable(v))
+			continue;
+		if (n && kver_same_base(v, &t->v[run[0]].ver) &&
+		    kver_is_stable(&t->v[run[0]].ver))
+			continue;   /* already emitted with its series */
+		n = 0;
+		for (size_t k = i; k < a->nreleases; k++) {
+			const struct kver *w = &t->v[a->releases[k]].ver;
+			if (kver_is_stable(w) && kver_same_base(v, w))
+				run[n++] = a->releases[k];
+		}
+		kver_series(v, series, sizeof(series));
+		fn(r, series, run, n, data);
+	}
+	free(run);
+}
+
+static void text_series(struct reporter *r, const char *series,
+			const uint32_t *tags, size_t n, void *data)
+{
+	char label[40];
+
+	(void)data;
+	if (series)
+		snprintf(label, sizeof(label), "%s.y:", series);
+	else
+		snprintf(label, sizeof(label), "mainline:");
+	printf("  %-14s", label);
+	for (size_t i = 0; i < n; i++)
+		printf(" %s", tag_text(r, tags[i]));
+	putchar('\n');
+}
+
+static void list_stable(struct reporter *r, const char *series,
+			const uint32_t *tags, size_t n, void *data)
+{
+	struct sbuf *sb = data;
+
+	(void)r; (void)tags; (void)n;
+	if (!series)
+		return;
+	if (sb->len)
+		sbuf_adds(sb, ", ");
+	sbuf_addf(sb, "%s.y", series);
+}
+
+static void print_text(struct reporter *r, const struct answer *a)
+{
+	char hex[13];
+	struct sbuf stable = SBUF_INIT;
+	enum report_mode m = r->opts->mode;
+
+	hex_tostr(hex, sizeof(hex), a->rev.oid.id);
+	printf("%s %s\n", hex, a->subject ? a->subject : "");
+	if (m == REPORT_TAGS) {
+		if (!a->nreleases)
+			printf("  (no release contains it)\n");
+		for_each_series(r, a, text_series, NULL);
+		return;
+	}
+	if (a->first_release == ANSWER_NONE)
+		printf("  first release:  none (not yet released)\n");
+	else
+		printf("  first release:  %s\n", tag_text(r, a->first_release));
+	printf("  first final:    %s\n",
+	       tag_text(r, a->first_final));
+	printf("  describe:       %s\n", a->has_describe ? sbuf_str((struct sbuf *)&a->describe) :
+	       "(none: no tag contains it)");
+	printf("  name-rev:       %s\n", a->has_name ? sbuf_str((struct sbuf *)&a->name) : "undefined");
+	for_each_series(r, a, list_stable, &stable);
+	printf("  in stable:      %s\n", stable.len ? sbuf_str(&stable) : "none");
+	sbuf_free(&stable);
+	if (a->backport) {
+		printf("  backport of:    %.12s", a->upstream_hex);
+		if (a->upstream == ANSWER_NONE)
+			printf(" (not in this repository)\n");
+		else
+			printf(" (first release %s)\n", tag_text(r, a->upstream_first));
+	}
+}
+
+static void json_series(struct reporter *r, const char *series,
+			const uint32_t *tags, size_t n, void *data)
+{
+	struct json *j = data;
+
+	json_key(j, series ? series : "mainline");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++)
+		json_str(j, tag_name(r, tags[i]));
+	json_arr_end(j);
+}
+
+static void json_stable(struct reporter *r, const char *series,
+			const uint32_t *tags, size_t n, void *data)
+{
+	struct json *j = data;
+
+	(void)r; (void)n;
+	if (!series)
+		return;
+	json_obj_begin(j);
+	json_kstr(j, "series", series);
+	json_kstr(j, "first", tag_name(r, tags[0]));
+	json_obj_end(j);
+}
+
+static const char *error_name(int code)
+{
+	switch (code) {
+	case EXIT_UNKNOWN_REV: return "unknown-rev";
+	case EXIT_AMBIGUOUS: return "ambiguous";
+	case EXIT_NOT_COMMIT: return "not-a-commit";
+	case EXIT_CORRUPT: return "corrupt";
+	default: return "error";
+	}
+}
+
+static void print_json(struct reporter *r, struct json *j, const struct answer *a)
+{
+	enum report_mode m = r->opts->mode;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_obj_begin(j);
+	json_kstr(j, "rev", a->rev.spec);
+	if (a->err) {
+		json_kstr(j, "error", error_name(a->err));
+		json_kint(j, "exit_code", a->err);
+		json_obj_end(j);
+		return;
+	}
+	hex_tostr(hex, sizeof(hex), a->rev.oid.id);
+	json_kstr(j, "commit", hex);
+	if (a->subject)
+		json_kstr(j, "subject", a->subject);
+	if (m == REPORT_FULL || m == REPORT_DESCRIBE)
+		json_kstr(j, "describe", a->has_describe ? a->describe.buf : NULL);
+	if (m == REPORT_FULL || m == REPORT_NAME_REV)
+		json_kstr(j, "name_rev", a->has_name ? a->name.buf : NULL);
+	if (m == REPORT_FIRST)
+		json_kstr(j, "first_release", tag_name(r, a->first_release));
+	if (report_wants_contain(m)) {
+		json_kstr(j, "first_release", tag_name(r, a->first_release));
+		json_kstr(j, "first_final", tag_name(r, a->first_final));
+		json_key(j, "releases");
+		json_obj_begin(j);
+		for_each_series(r, a, json_series, j);
+		json_obj_end(j);
+		json_key(j, "stable");
+		json_arr_begin(j);
+		for_each_series(r, a, json_stable, j);
+		json_arr_end(j);
+	}
+	if (m == REPORT_FULL) {
+		json_key(j, "backport_of");
+		if (!a->backport) {
+			json_null(j);
+		} else {
+			json_obj_begin(j);
+			json_kstr(j, "ref", a->upstream_hex);
+			if (a->upstream != ANSWER_NONE) {
+				hex_tostr(hex, sizeof(hex), a->upstream_oid.id);
+				json_kstr(j, "commit", hex);
+				json_kstr(j, "first_release", tag_name(r, a->upstream_first));
+			} else {
+				json_kstr(j, "commit", NULL);
+			}
+			json_obj_end(j);
+		}
+	}
+	json_obj_end(j);
+}
+
+bool answer_emit(struct reporter *r, struct json *j, const struct answer *a)
+{
+	enum report_mode m = r->opts->mode;
+
+	if (a->err && !r->ret)
+		r->ret = a->err;
+	if (r->opts->json) {
+		print_json(r, j, a);
+		return true;
+	}
+	if (a->err)
+		return true;
+	if (m == REPORT_DESCRIBE) {
+		if (!a->has_describe) {
+			char hex[GIT_OID_HEXSZ + 1];
+			hex_tostr(hex, sizeof(hex), a->rev.oid.id);
+			fflush(stdout);
+			r->ret = error(EXIT_CANNOT_DESCRIBE, "cannot describe '%s'", hex);
+			return false;
+		}
+		printf("%s\n", a->describe.buf);
+	} else if (m == REPORT_NAME_REV) {
+		printf("%s\n", a->has_name ? a->name.buf : "undefined");
+	} else if (m == REPORT_FIRST) {
+		printf("%s\n", tag_text(r, a->first_release));
+	} else {
+		print_text(r, a);
+	}
+	return true;
+}

@@ -1,0 +1,179 @@
+/*
+ * Reading the tag table from a repository: every ref under refs/tags,
+ * peeled as git name-rev peels them, through libgit2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "patchver/base/error.h"
+#include "patchver/engine/tagread.h"
+#include "patchver/base/util.h"
+
+/*
+ * The tagger date as git's parse_tag_buffer() reads it: the number after
+ * the last '>' on the tagger line, 0 when there is no tagger line.
+ */
+static int64_t tagger_date(const char *p, const char *end)
+{
+	while (p < end && *p != '\n') {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		if (eol - p > 7 && !memcmp(p, "tagger ", 7)) {
+			const char *gt = NULL;
+			for (const char *q = p; q < eol; q++)
+				if (*q == '>')
+					gt = q;
+			return gt ? strtoll(gt + 1, NULL, 10) : 0;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+/* The "object" a tag object points at. */
+static int tag_object(const char *p, const char *end, git_oid *out)
+{
+	if (end - p < 7 + GIT_OID_HEXSZ || memcmp(p, "object ", 7))
+		return -1;
+	return git_oid_fromstrn(out, p + 7, GIT_OID_HEXSZ);
+}
+
+/*
+ * Peel tag->target through tag objects to a commit.  Missing objects and
+ * non-commits leave tag->commit at DAG_NONE, as git leaves them unnamed.
+ */
+static void peel(struct tag *tag, git_odb *odb, struct dag *dag)
+{
+	git_oid oid = tag->target;
+	int depth = 0;
+
+	tag->commit = DAG_NONE;
+	tag->taggerdate = INT64_MAX;
+	for (;;) {
+		git_odb_object *obj;
+		git_object_t type;
+
+		if (git_odb_read(&obj, odb, &oid) < 0)
+			return;
+		type = git_odb_object_type(obj);
+		if (type == GIT_OBJECT_TAG && depth++ < 10000) {
+			const char *p = git_odb_object_data(obj);
+			const char *end = p + git_odb_object_size(obj);
+			int ok = tag_object(p, end, &oid);
+			tag->taggerdate = tagger_date(p, end);
+			tag->deref = true;
+			git_odb_object_free(obj);
+			if (ok < 0)
+				return;
+			continue;
+		}
+		git_odb_object_free(obj);
+		if (type == GIT_OBJECT_COMMIT)
+			tag->commit = dag_intern(dag, &oid);
+		return;
+	}
+}
+
+/*
+ * The name git name-rev --tags --name-only prints for a tag ref:
+ * shorten_unambiguous_ref() drops "refs/tags/" unless "refs/<name>" or a
+ * top-level ref "<name>" exists, then it keeps "tags/".
+ */
+static char *short_name(git_repository *repo, const char *refname)
+{
+	const char *name = refname + strlen("refs/tags/");
+	char path[4096];
+	struct sbuf sb = SBUF_INIT;
+	git_oid oid;
+	struct stat st;
+	bool ambiguous;
+
+	sbuf_addf(&sb, "refs/%s", name);
+	ambiguous = git_reference_name_to_id(&oid, repo, sbuf_str(&sb)) == 0;
+	snprintf(path, sizeof(path), "%s%s", git_repository_commondir(repo), name);
+	if (!ambiguous && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		ambiguous = true;
+	sbuf_free(&sb);
+	return xstrdup(ambiguous ? refname + strlen("refs/") : name);
+}
+
+static int cmp_refname(const void *a, const void *b)
+{
+	return strcmp(((const struct tag *)a)->refname,
+		      ((const struct tag *)b)->refname);
+}
+
+static int read_refs(struct tag_table *t, git_repository *repo)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	size_t alloc = 0;
+	int err;
+
+	if (git_reference_iterator_glob_new(&it, repo, "refs/tags/*") < 0)
+		return -1;
+	while ((err = git_reference_next(&ref, it)) == 0) {
+		git_reference *resolved = NULL;
+		struct tag *tag;
+
+		if (git_reference_resolve(&resolved, ref) < 0) {
+			git_reference_free(ref);
+			continue;   /* dangling symbolic ref: git skips it too */
+		}
+		t->v = xgrow(t->v, &alloc, t->nr + 1, sizeof(*t->v));
+		tag = &t->v[t->nr++];
+		memset(tag, 0, sizeof(*tag));
+		tag->refname = xstrdup(git_reference_name(ref));
+		git_oid_cpy(&tag->target, git_reference_target(resolved));
+		git_reference_free(resolved);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	return err == GIT_ITEROVER ? 0 : -1;
+}
+
+int tags_read(struct tag_table *t, git_repository *repo)
+{
+	memset(t, 0, sizeof(*t));
+	if (read_refs(t, repo) < 0)
+		return error(EXIT_NOREPO, "cannot read tags: %s", git_errmsg());
+	if (t->nr)
+		qsort(t->v, t->nr, sizeof(*t->v), cmp_refname);
+	for (size_t i = 0; i < t->nr; i++)
+		t->v[i].shortname = short_name(repo, t->v[i].refname);
+	return 0;
+}
+
+int tags_peel(struct tag_table *t, struct dag *dag)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tag *tag = &t->v[i];
+
+		peel(tag, dag->odb, dag);
+		if (tag->commit == DAG_NONE)
+			continue;
+		if ((dag->lazy ? dag_parse(dag, tag->commit) : dag_load(dag, tag->commit)) < 0) {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
+			return error(EXIT_CORRUPT, "history of tag %s is broken below %s: %s",
+				     tag->shortname, hex, git_errmsg());
+		}
+		if (tag->taggerdate == INT64_MAX)
+			tag->taggerdate = dag->dates[tag->commit];
+	}
+	return 0;
+}
+
+int tags_load(struct tag_table *t, git_repository *repo, struct dag *dag,
+	      const char *release_glob)
+{
+	int ret;
+
+	if ((ret = tags_read(t, repo)) || (ret = tags_peel(t, dag)))
+		return ret;
+	tags_classify(t, release_glob);
+	return 0;
+}
