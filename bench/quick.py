@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""One query with a fresh release index, side by side with git.
+
+  bench/quick.py REPO PATCHVER [RUNS] -- REV...
+
+For each rev: `patchver REV`, --describe, --name-rev, --first-release and
+--tags-containing (PATCHVER_QUICK=require: a decline fails the run), and
+git's nearest commands (with the repository's commit-graph, if it has one),
+each run RUNS times (default 30) alternately; prints the median wall
+milliseconds and patchver / git.  /bin/true gives the cost of starting a
+process from here, which both sides pay.  The index is built first
+(patchver --index).
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def wall(cmd, env):
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    ms = (time.perf_counter() - t0) * 1000
+    if r.returncode not in (0, 7):   # 7: describe of an untagged commit, as git's 128
+        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.decode().strip()}")
+    return ms
+
+
+def main():
+    if "--" not in sys.argv or len(sys.argv) < 5:
+        sys.exit(__doc__)
+    cut = sys.argv.index("--")
+    repo, pv = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if cut > 3 else 30
+    revs = sys.argv[cut + 1:]
+    env = dict(os.environ, PATCHVER_QUICK="require")
+    subprocess.run([pv, "-C", repo, "--index"], stdout=subprocess.DEVNULL, check=True)
+    git = ["git", "-C", repo]
+    true = statistics.median(wall(["/bin/true"], env) for _ in range(runs))
+    print(f"{repo}: medians of {runs} runs, ms (starting /bin/true: {true:.1f} ms)\n")
+    print("| rev | query | patchver | git | git command | ratio |")
+    print("|---|---|---|---|---|---|")
+    for rev in revs:
+        queries = [
+            ("REV", [], git + ["describe", "--contains", rev], "describe --contains"),
+            ("--describe", ["--describe"], git + ["describe", "--contains", rev],
+             "describe --contains"),
+            ("--name-rev", ["--name-rev"], git + ["name-rev", "--tags", "--name-only", rev],
+             "name-rev --tags"),
+            ("--first-release", ["--first-release"], git + ["tag", "--contains", rev],
+             "tag --contains"),
+            ("--tags-containing", ["--tags-containing"], git + ["tag", "--contains", rev],
+             "tag --contains"),
+        ]
+        for name, args, gcmd, gname in queries:
+            p, g = [], []
+            for _ in range(runs):
+                p.append(wall([pv, "-C", repo] + args + [rev], env))
+                g.append(wall(gcmd, env))
+            mp, mg = statistics.median(p), statistics.median(g)
+            print(f"| {rev[:12]} | {name} | {mp:.1f} | {mg:.1f} | {gname} | {mp / mg:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
