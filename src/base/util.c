@@ -15,12 +15,32 @@
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
 
+#define HUGE_ALLOC (4u << 20)
+
+void hint_huge(void *p, size_t n)
+{
+	uintptr_t huge = 2u << 20;
+	uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t end = ((uintptr_t)p + n) & ~(huge - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
+/*
+ * Big arrays (a million commits' ids, dates, names) ask for huge pages:
+ * where transparent huge pages are "madvise" only, each 4 KiB page of a
+ * fresh array otherwise costs a fault, microseconds in a VM (96 MB: 0.16 s
+ * against 0.07 s).
+ */
 static void *check(void *p, size_t n)
 {
 	if (!p && n) {
 		fprintf(stderr, "patchver: out of memory (%zu bytes)\n", n);
 		exit(EXIT_INTERNAL);
 	}
+	if (n >= HUGE_ALLOC)
+		hint_huge(p, n);
 	return p;
 }
 

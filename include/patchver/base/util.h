@@ -23,6 +23,9 @@ char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void prefault(void *p, size_t n);
 
+/* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p + n). */
+void hint_huge(void *p, size_t n);
+
 /* Grow *p (of *alloc elements) to hold at least need elements. */
 void *xgrow(void *p, size_t *alloc, size_t need, size_t elem);
 
