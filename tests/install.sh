@@ -43,6 +43,11 @@ echo 'not an ELF file' >"$tmp/prefix/bin/patchver-full.so"
 expect_eq "$?" 70 "a broken patchver-full.so: exit"
 expect_contains "$(cat "$tmp/err")" "cannot load $tmp/prefix/bin/patchver-full.so" \
 	"a broken patchver-full.so: named"
+cp "$(ldconfig -p | awk '/libz\.so\.1 .*x86-64/ { print $NF; exit }')" "$tmp/prefix/bin/patchver-full.so"
+"$pv" -C "$FIXTURES/demo.git" --no-index --first-release "$head" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 70 "another library as patchver-full.so: exit"
+expect_contains "$(cat "$tmp/err")" "patchver-full.so is not patchver's" \
+	"another library as patchver-full.so: named"
 rm "$tmp/prefix/bin/patchver-full.so"
 mv "$tmp/lib-moved" "$tmp/prefix/lib/patchver"
 # (on a cold machine this imports the kernel tree once: the boot tests need it anyway)

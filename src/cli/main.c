@@ -63,7 +63,8 @@ static dispatch_fn *load_full(void)
 					      "%s/../lib/patchver/patchver-full.so" };
 	char exe[PATH_MAX], *path = NULL;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	void *lib = NULL;
+	dispatch_fn *full = NULL;
+	void *lib;
 
 	if (n <= 0 || !memchr(exe, '/', (size_t)n)) {
 		error(EXIT_INTERNAL, "cannot find this program's own path in /proc/self/exe");
@@ -84,8 +85,10 @@ static dispatch_fn *load_full(void)
 		      exe, exe);
 	else if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
 		error(EXIT_INTERNAL, "cannot load %s: %s", path, dlerror());
+	else if (!(full = (dispatch_fn *)dlsym(lib, DISPATCH_SYMBOL)))
+		error(EXIT_INTERNAL, "%s is not patchver's: %s", path, dlerror());
 	free(path);
-	return lib ? (dispatch_fn *)dlsym(lib, DISPATCH_SYMBOL) : NULL;
+	return full;
 }
 
 int main(int argc, const char **argv)
