@@ -211,6 +211,12 @@ uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, ui
 	return UINT32_MAX;
 }
 
+int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 char *subject_of(const char *msg)
 {
 	const char *p = msg, *q;

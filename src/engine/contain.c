@@ -161,12 +161,6 @@ static uint32_t *lazy_tags(struct contain *c, uint32_t commit, size_t *n)
 	return out;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 {
 	struct dag *dag = &c->h->dag;

@@ -292,14 +292,14 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 /* A commit's header is this long but for merges and long names. */
 #define HEADER_PREFIX 300
 /*
- * Reads before the object files are read directly: a few commits read
- * through libgit2's pack windows cost less memory than a second mapping
- * of the pack and its index, whose faults map 64 KiB each.  A lazy walk
- * (one query without an index) switches sooner: what libgit2 touched
- * stays resident, and its reads jump around the pack.
+ * Reads before the object files are read directly.  A history loaded from
+ * the repository opens them with its first tag (tagread.c), so this counts
+ * only for a history taken from a fresh release index: the few commits it
+ * reads beyond the index go through libgit2's pack windows, which cost less
+ * memory than a second mapping of the pack and its index (its faults map
+ * 64 KiB each).
  */
 #define STORE_AFTER 4096
-#define STORE_AFTER_LAZY 256
 
 /*
  * Commit idx's object, or as much of it as holds its header: from the
@@ -308,7 +308,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 		       const char **data, size_t *len)
 {
-	if (!dag->store_tried && ++dag->reads > (dag->lazy ? STORE_AFTER_LAZY : STORE_AFTER))
+	if (!dag->store_tried && ++dag->reads > STORE_AFTER)
 		dag_store(dag);
 	if (dag->store &&
 	    objstore_read(dag->store, dag->oids[idx].id, HEADER_PREFIX, &dag->buf) ==
@@ -424,12 +424,11 @@ out:
 	return ret;
 }
 
-static const struct dag *sort_dag;
-
-static int cmp_by_oid(const void *a, const void *b)
+static int cmp_by_oid(const void *a, const void *b, void *dag)
 {
-	return git_oid_cmp(&sort_dag->oids[*(const uint32_t *)a],
-			   &sort_dag->oids[*(const uint32_t *)b]);
+	const git_oid *oids = ((const struct dag *)dag)->oids;
+
+	return git_oid_cmp(&oids[*(const uint32_t *)a], &oids[*(const uint32_t *)b]);
 }
 
 size_t dag_find_prefix(struct dag *dag, const char *prefix, uint32_t *out,
@@ -443,9 +442,7 @@ size_t dag_find_prefix(struct dag *dag, const char *prefix, uint32_t *out,
 		dag->by_oid = xmalloc(dag->nr * sizeof(uint32_t) + 1);
 		for (uint32_t i = 0; i < dag->nr; i++)
 			dag->by_oid[i] = i;
-		sort_dag = dag;
-		qsort(dag->by_oid, dag->nr, sizeof(uint32_t), cmp_by_oid);
-		sort_dag = NULL;
+		qsort_r(dag->by_oid, dag->nr, sizeof(uint32_t), cmp_by_oid, dag);
 		dag->by_oid_nr = dag->nr;
 	}
 	hi = dag->nr;

@@ -130,13 +130,12 @@ static void name_from_tip(struct namerev *nr, uint32_t tip,
 	free(queue);
 }
 
-static const struct tag_table *sort_tags;
-
 /* git's cmp_by_tag_and_age for tags only; ties broken by refname order */
-static int cmp_tips(const void *a_, const void *b_)
+static int cmp_tips(const void *a_, const void *b_, void *table)
 {
+	const struct tag_table *tags = table;
 	uint32_t a = *(const uint32_t *)a_, b = *(const uint32_t *)b_;
-	int64_t da = sort_tags->v[a].taggerdate, db = sort_tags->v[b].taggerdate;
+	int64_t da = tags->v[a].taggerdate, db = tags->v[b].taggerdate;
 
 	if (da != db)
 		return da < db ? -1 : 1;
@@ -158,9 +157,7 @@ static void walk(struct namerev *nr, const struct dag *dag,
 	for (size_t i = 0; i < ntips; i++)
 		if (tags->v[tips[i]].commit != DAG_NONE)
 			order[n++] = tips[i];
-	sort_tags = tags;
-	qsort(order, n, sizeof(*order), cmp_tips);
-	sort_tags = NULL;
+	qsort_r(order, n, sizeof(*order), cmp_tips, (void *)tags);
 	for (size_t i = 0; i < n; i++)
 		name_from_tip(nr, order[i], &stack, &alloc);
 	free(stack);

@@ -337,8 +337,7 @@ static int read_loose(struct objstore *s, const unsigned char *oid, size_t max, 
 	const unsigned char *file = NULL;
 	int type = -1, zret;
 
-	for (int i = 0; i < OID_LEN; i++)
-		snprintf(hex + 2 * i, 3, "%02x", oid[i]);
+	hex_tostr(hex, sizeof(hex), oid);
 	for (size_t i = 0; !file && i < s->ndirs; i++) {
 		path = xstrfmt("%s/%.2s/%s", s->dirs[i], hex, hex + 2);
 		file = map_file(path, &fsize);

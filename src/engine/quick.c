@@ -399,7 +399,7 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 	return 0;
 }
 
-/* Every tag with its short name, and which are releases, as tags_load has them. */
+/* Every tag with its short name, and which are releases, as tagread.h and tags_classify have them. */
 static void classify(struct quick *q)
 {
 	if (!q->classified) {

@@ -46,7 +46,8 @@ static int tag_object(const char *p, const char *end, git_oid *out)
  * One object's type and data: through objstore, which reads a tag in
  * microseconds and a commit's type from its first bytes, else libgit2
  * (which verifies and inflates the whole object: 216 tags took 60 ms).
- * Returns the type, or GIT_OBJECT_INVALID when the object is missing.
+ * Only a tag is read whole: a tag may name a large blob.  Returns the
+ * type, or GIT_OBJECT_INVALID when the object is missing.
  */
 static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oid,
 				struct sbuf *data)
@@ -193,15 +194,4 @@ int tags_peel(struct tag_table *t, struct dag *dag)
 	}
 	sbuf_free(&data);
 	return ret;
-}
-
-int tags_load(struct tag_table *t, git_repository *repo, struct dag *dag,
-	      const char *release_glob)
-{
-	int ret;
-
-	if ((ret = tags_read(t, repo)) || (ret = tags_peel(t, dag)))
-		return ret;
-	tags_classify(t, release_glob);
-	return 0;
 }

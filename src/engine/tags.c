@@ -94,12 +94,6 @@ int tags_cmp_version(const struct tag_table *t, uint32_t a, uint32_t b)
 	return strcmp(t->v[a].refname, t->v[b].refname);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 size_t tags_releases_among(const struct tag_table *t, const uint32_t *tags, size_t n,
 			   uint32_t *out)
 {

@@ -14,7 +14,11 @@ void treepath_init(struct treepath_cache *c, struct dag *dag, const char *path)
 
 	memset(c, 0, sizeof(*c));
 	c->odb = odb;
-	/* only a store a bulk read opened: a second mapping of the pack costs memory */
+	/*
+	 * Only a store already open (a history loaded from the repository):
+	 * one taken from a fresh index reads trees through libgit2, whose
+	 * windows are mapped anyway, not through a second mapping of the pack.
+	 */
 	c->store = dag->store;
 	c->path = path;
 	c->top_bit = treepath_top_bit(path, strcspn(path, "/"));

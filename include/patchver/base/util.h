@@ -45,6 +45,9 @@ void sbuf_free(struct sbuf *sb);
 /* The string, never NULL. */
 const char *sbuf_str(struct sbuf *sb);
 
+/* qsort and bsearch order of uint32_t values. */
+int cmp_u32(const void *a, const void *b);
+
 /* git's subject of a commit message: its first paragraph on one line (caller frees). */
 char *subject_of(const char *message);
 

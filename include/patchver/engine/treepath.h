@@ -15,7 +15,7 @@
  */
 struct treepath_cache {
 	git_odb *odb;
-	struct objstore *store;     /* the DAG's, if a bulk read opened it */
+	struct objstore *store;     /* the DAG's, if already open */
 	struct tp_slot {
 		git_oid tree;
 		uint32_t depth;         /* which path component was looked up */
