@@ -2,6 +2,7 @@
 #define PATCHVER_OBJSTORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "patchver/base/util.h"
 
@@ -37,5 +38,14 @@ void objstore_close(struct objstore *s);
  */
 int objstore_read(struct objstore *s, const unsigned char *oid, size_t max,
 		  struct sbuf *out);
+
+/*
+ * How many lookups in each pack read its .idx with pread before the
+ * mapping takes over (the default grows with the .idx's size: a few
+ * lookups fault fewer pages that way; many are cheaper mapped).  Packs
+ * past the first 32 are always read through the mapping.  For tests:
+ * 0 maps at once.
+ */
+void objstore_set_reads(struct objstore *s, uint32_t lookups);
 
 #endif
