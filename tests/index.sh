@@ -130,6 +130,15 @@ for c in $(head -3 "$tmp/sample"); do
 		"$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index --tags-containing "$c" 2>&1)" \
 		"quick path with refs/X: --tags-containing $c"
 done
+# tags the files reader leaves to libgit2 (a symbolic tag, a lock file): still git's names
+git -C "$repo" symbolic-ref refs/tags/zz-sym "refs/tags/$t"
+git -C "$repo" rev-parse "refs/tags/$t" > "$repo/refs/tags/zz-held.lock"
+head -60 "$tmp/sample" > "$tmp/revs-s"
+git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/revs-s" > "$tmp/git-s"
+"$PATCHVER" -C "$repo" --no-index --name-rev --stdin < "$tmp/revs-s" > "$tmp/pv-s" 2>&1
+expect_files_same "$tmp/git-s" "$tmp/pv-s" "a symbolic tag and a lock file: --stdin as git"
+git -C "$repo" symbolic-ref --delete refs/tags/zz-sym
+rm -f "$repo/refs/tags/zz-held.lock"
 git -C "$repo" update-ref -d "refs/${tagc% *}"
 git -C "$repo" update-ref -d "refs/tags/zz-loose"
 expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \

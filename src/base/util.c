@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef MADV_POPULATE_WRITE
@@ -251,4 +252,35 @@ char *hex_tostr(char *out, size_t size, const unsigned char *id)
 	if (size)
 		out[n] = '\0';
 	return out;
+}
+
+int hex_to_id(const char *hex, size_t len, unsigned char *id)
+{
+	if (len != 40)
+		return -1;
+	for (size_t i = 0; i < 20; i++) {
+		int v = 0;
+		for (int k = 0; k < 2; k++) {
+			char c = hex[2 * i + (size_t)k];
+			int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+				c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+			if (d < 0)
+				return -1;
+			v = v * 16 + d;
+		}
+		id[i] = (unsigned char)v;
+	}
+	return 0;
+}
+
+bool path_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool path_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }

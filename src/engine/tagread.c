@@ -1,6 +1,7 @@
 /*
  * Reading the tag table from a repository: every ref under refs/tags,
- * peeled as git name-rev peels them, through libgit2.
+ * from its files or else through libgit2, peeled as git name-rev peels
+ * them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/engine/objstore.h"
+#include "patchver/engine/refread.h"
 #include "patchver/engine/tagread.h"
 #include "patchver/base/util.h"
 
@@ -160,9 +162,35 @@ static int read_refs(struct tag_table *t, git_repository *repo)
 	return err == GIT_ITEROVER ? 0 : -1;
 }
 
+/*
+ * The tags from the repository's files (refread.h): libgit2 looked each
+ * "refs/<name>" up on its own, 4 ms of a one-query walk.
+ */
+static bool read_files(struct tag_table *t, git_repository *repo)
+{
+	struct refread r;
+
+	if (refread_tags(&r, git_repository_commondir(repo)) < 0) {
+		refread_free(&r);
+		return false;
+	}
+	t->v = xcalloc(r.tags.nr + 1, sizeof(*t->v));
+	for (size_t i = 0; i < r.tags.nr; i++) {
+		struct tag *tag = &t->v[t->nr++];
+
+		tag->refname = xstrdup(r.tags.v[i].name);
+		memcpy(tag->target.id, r.tags.v[i].oid, GIT_OID_RAWSZ);
+		tag->shortname = refread_short_name(&r, tag->refname);
+	}
+	refread_free(&r);
+	return true;
+}
+
 int tags_read(struct tag_table *t, git_repository *repo)
 {
 	memset(t, 0, sizeof(*t));
+	if (read_files(t, repo))
+		return 0;
 	if (read_refs(t, repo) < 0)
 		return error(EXIT_NOREPO, "cannot read tags: %s", git_errmsg());
 	if (t->nr)

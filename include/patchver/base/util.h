@@ -2,6 +2,7 @@
 #define PATCHVER_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,13 @@ char *subject_of(const char *message);
  * cuts it; returns out.  For modules that must not need libgit2.
  */
 char *hex_tostr(char *out, size_t size, const unsigned char *id);
+
+/* A 20-byte id from exactly 40 hex digits (either case): 0, or -1. */
+int hex_to_id(const char *hex, size_t len, unsigned char *id);
+
+/* Is path a directory, a regular file (following links, as git's stat does)? */
+bool path_is_dir(const char *path);
+bool path_is_file(const char *path);
 
 /* Big-endian numbers, as git's binary formats store them. */
 static inline uint32_t get_be32(const unsigned char *p)

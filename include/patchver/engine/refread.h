@@ -1,0 +1,45 @@
+#ifndef PATCHVER_REFREAD_H
+#define PATCHVER_REFREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The tag refs of a repository read from its files (packed-refs and the
+ * loose refs under refs/tags), without libgit2: the quick path cannot
+ * start it, and a one-query walk spent milliseconds on libgit2's ref
+ * lookups.  Whatever git might read differently (a symbolic, locked or
+ * oddly named ref, an unusual packed-refs line, GIT_NAMESPACE) makes
+ * it decline: then ask libgit2.
+ */
+struct refread_ref {
+	char *name;
+	unsigned char oid[20];
+};
+
+struct refread_list {
+	struct refread_ref *v;
+	size_t nr, alloc;
+};
+
+struct refread {
+	char *gitdir;
+	struct refread_list packed;      /* every ref of packed-refs, name order */
+	struct refread_list tags;        /* under refs/tags, loose over packed, name order */
+	struct refread_list top_files, top_refs;   /* what gitdir and gitdir/refs hold */
+	bool listed;
+	const char *why;                 /* why it declined */
+};
+
+/* The tags of the repository whose (common) git directory is gitdir: 0, or -1 and r->why. */
+int refread_tags(struct refread *r, const char *gitdir);
+void refread_free(struct refread *r);
+
+/*
+ * The name git name-rev --tags --name-only prints for the tag refname:
+ * shorten_unambiguous_ref() drops "refs/tags/" unless "refs/<name>" or a
+ * top-level file "<name>" exists, then it keeps "tags/" (caller frees).
+ */
+char *refread_short_name(struct refread *r, const char *refname);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * Tag refs read from the repository's files: packed-refs, then the loose
+ * refs below refs/tags, which hide packed ones of the same name.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/util.h"
+#include "patchver/engine/refread.h"
+
+static int decline(struct refread *r, const char *why)
+{
+	if (!r->why)
+		r->why = why;
+	return -1;
+}
+
+static void add_ref(struct refread_list *l, const char *name, size_t len,
+		    const unsigned char *oid)
+{
+	l->v = xgrow(l->v, &l->alloc, l->nr + 1, sizeof(*l->v));
+	l->v[l->nr].name = xstrndup(name, len);
+	memcpy(l->v[l->nr].oid, oid, sizeof(l->v[l->nr].oid));
+	l->nr++;
+}
+
+static void free_list(struct refread_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	return strcmp(((const struct refread_ref *)a)->name, ((const struct refread_ref *)b)->name);
+}
+
+static bool listed(const struct refread_list *l, const char *name)
+{
+	struct refread_ref key = { (char *)name, { 0 } };
+
+	return l->nr && bsearch(&key, l->v, l->nr, sizeof(*l->v), cmp_ref);
+}
+
+/*
+ * A ref name git and libgit2 surely read alike: plain characters, no
+ * empty, dot-led or ".lock" component, no "..".  Anything else declines.
+ */
+static bool plain_name(const char *name, size_t len)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		unsigned char c = i < len ? (unsigned char)name[i] : '/';
+
+		if (c == '/') {
+			if (i == start || name[start] == '.' ||
+			    (i - start >= 5 && !memcmp(name + i - 5, ".lock", 5)))
+				return false;
+			start = i + 1;
+		} else if (c <= ' ' || c >= 0x7f || strchr("~^:?*[\\", c) ||
+			   (c == '.' && i + 1 < len && name[i + 1] == '.') ||
+			   (c == '@' && i + 1 < len && name[i + 1] == '{')) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* packed-refs: "<hex> <refname>" lines; "^<hex>" peel lines and "#" headers skipped. */
+static int read_packed(struct refread *r)
+{
+	char *path = xstrfmt("%s/packed-refs", r->gitdir), *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	free(path);
+	if (!f)
+		return 0;
+	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
+		unsigned char oid[20];
+		const char *name = line + 41;
+
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (line[0] == '#' || line[0] == '^')
+			continue;
+		if (len < 42 || line[40] != ' ' || hex_to_id(line, 40, oid) < 0 ||
+		    !plain_name(name, (size_t)len - 41)) {
+			ret = decline(r, "an unusual packed-refs line");
+			break;
+		}
+		add_ref(&r->packed, name, (size_t)len - 41, oid);
+		if (!strncmp(name, "refs/tags/", 10))
+			add_ref(&r->tags, name, (size_t)len - 41, oid);
+	}
+	free(line);
+	fclose(f);
+	if (r->packed.nr)
+		qsort(r->packed.v, r->packed.nr, sizeof(*r->packed.v), cmp_ref);
+	return ret;
+}
+
+/* A loose ref file: its id, or decline (symbolic, unreadable, odd). */
+static int read_loose(struct refread *r, const char *path, unsigned char *oid)
+{
+	char buf[42];
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (n < 40 || (n > 40 && buf[40] != '\n') || hex_to_id(buf, 40, oid) < 0)
+		return decline(r, "a symbolic or unusual loose ref");
+	return 0;
+}
+
+/* Every loose ref below dir (relative to the git directory) into loose. */
+static int read_loose_tags(struct refread *r, const char *dir, struct refread_list *loose)
+{
+	char *path = xstrfmt("%s/%s", r->gitdir, dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int ret = 0;
+
+	free(path);
+	if (!d)
+		return 0;
+	while (!ret && (e = readdir(d))) {
+		unsigned char oid[20];
+		char *sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		sub = xstrfmt("%s/%s", dir, e->d_name);
+		path = xstrfmt("%s/%s", r->gitdir, sub);
+		if (!plain_name(sub, strlen(sub)))
+			ret = decline(r, "a hidden, locked or oddly named file among the tags");
+		else if (path_is_dir(path))
+			ret = read_loose_tags(r, sub, loose);
+		else if ((ret = read_loose(r, path, oid)) == 0)
+			add_ref(loose, sub, strlen(sub), oid);
+		free(path);
+		free(sub);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* r->tags in name order: the loose ones, and the packed ones no loose ref hides. */
+static void settle_tags(struct refread *r, struct refread_list *loose)
+{
+	if (loose->nr)
+		qsort(loose->v, loose->nr, sizeof(*loose->v), cmp_ref);
+	for (size_t i = 0; i < r->tags.nr; i++) {
+		struct refread_ref *p = &r->tags.v[i];
+
+		if (!listed(loose, p->name))
+			add_ref(loose, p->name, strlen(p->name), p->oid);
+		free(p->name);
+	}
+	free(r->tags.v);
+	r->tags = *loose;
+	memset(loose, 0, sizeof(*loose));
+	if (r->tags.nr)
+		qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
+}
+
+int refread_tags(struct refread *r, const char *gitdir)
+{
+	struct refread_list loose = { 0 };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->gitdir = xstrdup(gitdir);
+	if (getenv("GIT_NAMESPACE"))
+		return decline(r, "GIT_NAMESPACE");
+	if (!(ret = read_packed(r)) && !(ret = read_loose_tags(r, "refs/tags", &loose)))
+		settle_tags(r, &loose);
+	free_list(&loose);
+	return ret;
+}
+
+/* The names in dir, sorted, into l (ids unused). */
+static void list_dir(const char *dir, struct refread_list *l)
+{
+	static const unsigned char none[20];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		add_ref(l, e->d_name, strlen(e->d_name), none);
+	if (d)
+		closedir(d);
+	if (l->nr)
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_ref);
+}
+
+/* Could a file dir/name exist?  Its first component must be in dir's listing. */
+static bool may_exist(const struct refread_list *listing, const char *name)
+{
+	char *first = xstrndup(name, strcspn(name, "/"));
+	bool found = listed(listing, first);
+
+	free(first);
+	return found;
+}
+
+/*
+ * Two directory listings rule out the files for most tags: a stat for
+ * each would cost more than the rest of a quick answer.
+ */
+char *refread_short_name(struct refread *r, const char *refname)
+{
+	const char *name = refname + strlen("refs/tags/");
+	char *ref, *loose, *top;
+	bool ambiguous;
+
+	if (!r->listed) {
+		char *refs = xstrfmt("%s/refs", r->gitdir);
+		list_dir(r->gitdir, &r->top_files);
+		list_dir(refs, &r->top_refs);
+		free(refs);
+		r->listed = true;
+	}
+	ref = xstrfmt("refs/%s", name);
+	loose = xstrfmt("%s/refs/%s", r->gitdir, name);
+	top = xstrfmt("%s/%s", r->gitdir, name);
+	ambiguous = listed(&r->packed, ref) ||
+		    (may_exist(&r->top_refs, name) && path_is_file(loose)) ||
+		    (may_exist(&r->top_files, name) && path_is_file(top));
+	free(ref);
+	free(loose);
+	free(top);
+	return xstrdup(ambiguous ? refname + strlen("refs/") : name);
+}
+
+void refread_free(struct refread *r)
+{
+	free_list(&r->packed);
+	free_list(&r->tags);
+	free_list(&r->top_files);
+	free_list(&r->top_refs);
+	free(r->gitdir);
+	memset(r, 0, sizeof(*r));
+}
