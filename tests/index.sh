@@ -137,6 +137,11 @@ head -60 "$tmp/sample" > "$tmp/revs-s"
 git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/revs-s" > "$tmp/git-s"
 "$PATCHVER" -C "$repo" --no-index --name-rev --stdin < "$tmp/revs-s" > "$tmp/pv-s" 2>&1
 expect_files_same "$tmp/git-s" "$tmp/pv-s" "a symbolic tag and a lock file: --stdin as git"
+for c in $(head -8 "$tmp/revs-s"); do   # one query each: the lazy walk
+	printf '%s\n' "$("$PATCHVER" -C "$repo" --no-index --name-rev "$c" 2>&1)"
+done > "$tmp/pv-s1"
+head -8 "$tmp/git-s" > "$tmp/git-s1"
+expect_files_same "$tmp/git-s1" "$tmp/pv-s1" "a symbolic tag and a lock file: single queries as git"
 git -C "$repo" symbolic-ref --delete refs/tags/zz-sym
 rm -f "$repo/refs/tags/zz-held.lock"
 git -C "$repo" update-ref -d "refs/${tagc% *}"
