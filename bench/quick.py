@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One query with a fresh release index, side by side with git.
 
-  bench/quick.py REPO PATCHVER [RUNS] -- REV...
+  bench/quick.py [--no-index] REPO PATCHVER [RUNS] -- REV...
 
 For each rev: `patchver REV`, --describe, --name-rev, --first-release and
 --tags-containing (PATCHVER_QUICK=require: a decline fails the run), and
@@ -9,7 +9,9 @@ git's nearest commands (with the repository's commit-graph, if it has one),
 each run RUNS times (default 30) alternately; prints the median wall
 milliseconds and patchver / git.  /bin/true gives the cost of starting a
 process from here, which both sides pay.  The index is built first
-(patchver --index).
+(patchver --index).  With --no-index: every patchver run passes
+--no-index (the lazy walk, libgit2 loaded), nothing is built, and
+PATCHVER_QUICK is left alone.
 """
 import os
 import statistics
@@ -28,14 +30,23 @@ def wall(cmd, env):
 
 
 def main():
-    if "--" not in sys.argv or len(sys.argv) < 5:
+    args = sys.argv[1:]
+    no_index = bool(args) and args[0] == "--no-index"
+    if no_index:
+        args = args[1:]
+    if "--" not in args or len(args) < 4:
         sys.exit(__doc__)
-    cut = sys.argv.index("--")
-    repo, pv = sys.argv[1], sys.argv[2]
-    runs = int(sys.argv[3]) if cut > 3 else 30
-    revs = sys.argv[cut + 1:]
-    env = dict(os.environ, PATCHVER_QUICK="require")
-    subprocess.run([pv, "-C", repo, "--index"], stdout=subprocess.DEVNULL, check=True)
+    cut = args.index("--")
+    repo, pv = args[0], args[1]
+    runs = int(args[2]) if cut > 2 else 30
+    revs = args[cut + 1:]
+    if no_index:
+        env = dict(os.environ)
+        pv = [pv, "-C", repo, "--no-index"]
+    else:
+        env = dict(os.environ, PATCHVER_QUICK="require")
+        subprocess.run([pv, "-C", repo, "--index"], stdout=subprocess.DEVNULL, check=True)
+        pv = [pv, "-C", repo]
     git = ["git", "-C", repo]
     true = statistics.median(wall(["/bin/true"], env) for _ in range(runs))
     print(f"{repo}: medians of {runs} runs, ms (starting /bin/true: {true:.1f} ms)\n")
@@ -53,10 +64,10 @@ def main():
             ("--tags-containing", ["--tags-containing"], git + ["tag", "--contains", rev],
              "tag --contains"),
         ]
-        for name, args, gcmd, gname in queries:
+        for name, qargs, gcmd, gname in queries:
             p, g = [], []
             for _ in range(runs):
-                p.append(wall([pv, "-C", repo] + args + [rev], env))
+                p.append(wall(pv + qargs + [rev], env))
                 g.append(wall(gcmd, env))
             mp, mg = statistics.median(p), statistics.median(g)
             print(f"| {rev[:12]} | {name} | {mp:.1f} | {mg:.1f} | {gname} | {mp / mg:.2f} |")
