@@ -151,8 +151,36 @@ expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$ol
 "$PATCHVER" -C "$repo" --index > /dev/null 2>&1
 expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" "$git_first_name" \
 	"quick path: the old commit"
-expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "${old_commit:0:12}" 2>&1)" \
-	"declined: a rev that is not a full commit id" "quick path: an abbreviated id goes the normal way"
+# revs as users type them: abbreviated ids and tag~N^M, answered as the normal path answers
+tag1=$(git -C "$repo" tag --contains "$old_commit" | head -1)
+# (without a commit-graph here: below clock skew it declines, as for full ids)
+for r in "${old_commit:0:12}" "${old_commit:0:7}^0" "$tag1~3" "$tag1^" "$tag1~2^1~1" "$tag1~0"; do
+	for m in --describe --first-release --full; do
+		[ "$m" = --full ] && m=
+		got=$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" $m "$r" 2>&1)
+		case $got in
+		*"declined: a commit with clock skew below it") pass ;;
+		*) expect_eq "$got" "$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$r" 2>&1)" \
+			"quick path: $m $r" ;;
+		esac
+	done
+done
+# and where it must not answer: an ambiguous short id, a short id that is also a
+# branch (git takes the branch), a parent that does not exist, a name that is not a tag
+short=$(git -C "$repo" cat-file --batch-all-objects --batch-check='%(objectname)' | cut -c1-4 | sort | uniq -d | head -1)
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --describe "$short" 2>&1)" \
+	"declined: a short id that is ambiguous or unknown" "quick path: ambiguous short id $short"
+git -C "$repo" update-ref "refs/heads/${old_commit:0:8}" "$(git -C "$repo" rev-parse "$tag1^{commit}")"
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --describe "${old_commit:0:8}" 2>&1)" \
+	"declined: a short id that is also a ref name" "quick path: a short id that is a branch"
+expect_eq "$("$PATCHVER" -C "$repo" --describe "${old_commit:0:8}" 2>&1)" \
+	"$(git -C "$repo" describe --contains "${old_commit:0:8}" 2>/dev/null)" "a short id that is a branch: git's answer"
+git -C "$repo" update-ref -d "refs/heads/${old_commit:0:8}"
+root=$(git -C "$repo" rev-list --max-parents=0 "$tag1" | head -1)
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --describe "$root^" 2>&1)" \
+	"declined: a rev without that parent" "quick path: the root's parent"
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --describe "HEAD~1" 2>&1)" \
+	"declined: a name git may read as another ref" "quick path: HEAD is not a tag"
 
 # damaged files: each noticed, rebuilt, answered right
 cp "$ix" "$tmp/good.idx"

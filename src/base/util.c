@@ -1,6 +1,7 @@
 /*
  * Allocation helpers and a growable string.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,4 +284,28 @@ bool path_is_file(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+size_t rev_steps_at(const char *spec)
+{
+	size_t len = strlen(spec), i = len;
+
+	while (i && (isdigit((unsigned char)spec[i - 1]) || spec[i - 1] == '~' || spec[i - 1] == '^'))
+		i--;
+	while (i < len && isdigit((unsigned char)spec[i]))
+		i++;
+	if (!i || i == len || strpbrk(spec, ":{}") || strcspn(spec, "~^") < i)
+		return 0;
+	return i;
+}
+
+char rev_step(const char **p, unsigned long *n)
+{
+	char kind = *(*p)++;
+	char *end;
+
+	*n = isdigit((unsigned char)**p) ? strtoul(*p, &end, 10) : 1;
+	if (isdigit((unsigned char)**p))
+		*p = end;
+	return kind;
 }

@@ -23,8 +23,8 @@
 #endif
 
 /*
- * The per-rev reports of full ids answer from a fresh release index
- * before libgit2 starts, when the quick path is sure (quick.h).
+ * The per-rev reports of ids and tags (quick_lookup) answer from a fresh
+ * release index before libgit2 starts, when the quick path is sure (quick.h).
  * PATCHVER_QUICK=off skips it; =require makes a decline an error (tests).
  */
 static bool try_quick(const struct command_line *cl, int *ret)

@@ -242,6 +242,22 @@ void objstore_close(struct objstore *s)
 	free(s);
 }
 
+/* The byte of two hex digits (lower case): 0, or -1. */
+static int hex_to_byte(const char *hex, unsigned char *out)
+{
+	int v = 0;
+
+	for (int k = 0; k < 2; k++) {
+		char c = hex[k];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	*out = (unsigned char)v;
+	return 0;
+}
+
 /* n bytes of the .idx at its mapped address at, read with pread */
 static bool read_idx(const struct pack *p, const unsigned char *at, void *buf, size_t n)
 {
@@ -706,6 +722,75 @@ out:
 	sbuf_free(&delta);
 	sbuf_free(&tmp);
 	return type;
+}
+
+/* Does id start with the len hex digits of hex (lower case)? */
+static bool has_prefix(const unsigned char *id, const char *hex, size_t len)
+{
+	char buf[2 * OID_LEN + 1];
+
+	return !memcmp(hex_tostr(buf, len + 1, id), hex, len);
+}
+
+static void add_found(const unsigned char *id, unsigned char (*found)[OID_LEN], size_t max,
+		      size_t *n)
+{
+	for (size_t i = 0; i < *n && i < max; i++)
+		if (!memcmp(found[i], id, OID_LEN))
+			return;
+	if (*n < max)
+		memcpy(found[*n], id, OID_LEN);
+	(*n)++;
+}
+
+size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
+		       unsigned char (*found)[OID_LEN], size_t max)
+{
+	unsigned char first;
+	size_t n = 0;
+
+	if (len < 2 || len > 2 * OID_LEN || hex_to_byte(hex, &first) < 0)
+		return 0;
+	for (size_t i = 0; i < s->npacks && n <= max; i++) {
+		const struct pack *p = &s->packs[i];
+		const unsigned char *fan = p->idx + 8;
+		uint32_t lo = first ? get_be32(fan + 4 * (first - 1u)) : 0, hi = get_be32(fan + 4 * first);
+
+		if (hi > p->nr)
+			hi = p->nr;
+		/* the first id not below the prefix, then every id that has it */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			char buf[2 * OID_LEN + 1];
+
+			if (strncmp(hex_tostr(buf, len + 1, p->oids + (size_t)mid * OID_LEN), hex, len) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < p->nr && n <= max && has_prefix(p->oids + (size_t)lo * OID_LEN, hex, len); lo++)
+			add_found(p->oids + (size_t)lo * OID_LEN, found, max, &n);
+	}
+	for (size_t i = 0; i < s->ndirs && n <= max; i++) {
+		char *dir = xstrfmt("%s/%.2s", s->dirs[i], hex);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && n <= max && (e = readdir(d))) {
+			char full[2 * OID_LEN + 1];
+			unsigned char id[OID_LEN];
+
+			if (strlen(e->d_name) != 2 * OID_LEN - 2)
+				continue;
+			snprintf(full, sizeof(full), "%.2s%s", hex, e->d_name);
+			if (!strncmp(full, hex, len) && hex_to_id(full, 2 * OID_LEN, id) == 0)
+				add_found(id, found, max, &n);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	return n;
 }
 
 int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, struct sbuf *out)

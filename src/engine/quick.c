@@ -201,21 +201,27 @@ const unsigned char *quick_oid(const struct quick *q, uint32_t c)
 	return q->ix.dag.oids[c].id;
 }
 
+/* The object files, opened on first use, or NULL (declined). */
+static struct objstore *store_of(struct quick *q)
+{
+	if (!q->store) {
+		char *objdir = xstrfmt("%s/objects", q->gitdir);
+		q->store = objstore_open(objdir);
+		free(objdir);
+		if (!q->store)
+			decline(q, "no objects directory");
+	}
+	return q->store;
+}
+
 char *quick_message(struct quick *q, uint32_t c)
 {
 	struct sbuf raw = SBUF_INIT;
 	const char *p = NULL;
 	char *msg = NULL;
 
-	if (!q->store) {
-		char *objdir = xstrfmt("%s/objects", q->gitdir);
-		q->store = objstore_open(objdir);
-		free(objdir);
-		if (!q->store) {
-			decline(q, "no objects directory");
-			return NULL;
-		}
-	}
+	if (!store_of(q))
+		return NULL;
 	if (objstore_read(q->store, q->ix.dag.oids[c].id, 0, &raw) != OBJSTORE_COMMIT ||
 	    !(p = strstr(raw.buf, "\n\n")))
 		decline(q, "a commit it cannot read alone");
@@ -305,13 +311,109 @@ const char *quick_why(const struct quick *q)
 	return q->why;
 }
 
+/*
+ * Would git's ref rules (ref_rev_parse_rules, libgit2's dwim) find a ref
+ * for name before refs/tags/<name>, or at all (all_rules)?
+ */
+static bool ref_named(struct quick *q, const char *name, bool all_rules)
+{
+	static const char *const rules[] = { "%s", "refs/%s", "refs/tags/%s", "refs/heads/%s",
+					     "refs/remotes/%s", "refs/remotes/%s/HEAD" };
+	bool found = false;
+
+	for (size_t i = 0; i < (all_rules ? 6 : 2) && !found; i++) {
+		char *ref = xstrfmt(rules[i], name);
+		found = refread_exists(&q->refs, ref);
+		free(ref);
+	}
+	return found;
+}
+
+/* An abbreviated id: the one object with that prefix, a commit of the index. */
+static int abbreviated(struct quick *q, const char *hex, size_t len, uint32_t *c)
+{
+	unsigned char found[1][GIT_OID_RAWSZ];
+
+	if (ref_named(q, hex, true))
+		return decline(q, "a short id that is also a ref name");
+	if (!store_of(q))
+		return -1;
+	if (objstore_prefix(q->store, hex, len, found, 1) != 1)
+		return decline(q, "a short id that is ambiguous or unknown");
+	return lookup(q, found[0], c);
+}
+
+/* A tag name, as git's ref rules find it: its commit. */
+static int tag_commit(struct quick *q, const char *name, uint32_t *c)
+{
+	struct refread_ref key;
+	const struct refread_ref *t;
+
+	if (ref_named(q, name, false))
+		return decline(q, "a name git may read as another ref");
+	key.name = xstrfmt("refs/tags/%s", name);
+	t = q->refs.tags.nr ? bsearch(&key, q->refs.tags.v, q->refs.tags.nr,
+				      sizeof(key), refread_cmp) : NULL;
+	free(key.name);
+	if (!t)
+		return decline(q, "a rev that is neither an id nor a tag");
+	*c = q->ix.tags[t - q->refs.tags.v].commit;
+	return *c == DAG_NONE ? decline(q, "a tag of no commit") : 0;
+}
+
+static bool lower_hex(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* Parent k (from 1) of commit *c in the index, each record checked. */
+static int parent(struct quick *q, unsigned long k, uint32_t *c)
+{
+	const struct dag_arrays *d = &q->ix.dag;
+	uint32_t off;
+
+	if (!relindex_check(&q->ix, &d->par_nr[*c], sizeof(*d->par_nr)) ||
+	    !relindex_check(&q->ix, &d->par_off[*c], sizeof(*d->par_off)))
+		return decline(q, "a damaged index block");
+	if (k > d->par_nr[*c])
+		return decline(q, "a rev without that parent");
+	off = d->par_off[*c] + (uint32_t)k - 1;
+	if (off >= d->nparents || !relindex_check(&q->ix, &d->parents[off], sizeof(*d->parents)) ||
+	    d->parents[off] >= d->nr)
+		return decline(q, "a damaged index block");
+	*c = d->parents[off];
+	return 0;
+}
+
 int quick_lookup(struct quick *q, const char *rev, uint32_t *commit)
 {
+	size_t at = rev_steps_at(rev), len = at ? at : strlen(rev);
 	unsigned char oid[GIT_OID_RAWSZ];
+	const char *p = rev + len;
+	char *base = xstrndup(rev, len);
+	uint32_t c;
+	int ret;
 
-	if (hex_to_id(rev, strlen(rev), oid) < 0)
-		return decline(q, "a rev that is not a full commit id");
-	return lookup(q, oid, commit);
+	if (hex_to_id(base, len, oid) == 0)
+		ret = lookup(q, oid, &c);
+	else if (len >= 4 && len < GIT_OID_HEXSZ && lower_hex(base, len))
+		ret = abbreviated(q, base, len, &c);
+	else
+		ret = tag_commit(q, base, &c);
+	free(base);
+	while (!ret && *p) {
+		unsigned long n;
+		char kind = rev_step(&p, &n);
+
+		for (unsigned long i = 0; !ret && n && i < (kind == '^' ? 1 : n); i++)
+			ret = parent(q, kind == '^' ? n : 1, &c);
+	}
+	if (!ret)
+		*commit = c;
+	return ret;
 }
 
 void quick_close(struct quick *q)

@@ -34,7 +34,7 @@ static void free_list(struct refread_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static int cmp_ref(const void *a, const void *b)
+int refread_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct refread_ref *)a)->name, ((const struct refread_ref *)b)->name);
 }
@@ -43,7 +43,7 @@ static bool listed(const struct refread_list *l, const char *name)
 {
 	struct refread_ref key = { (char *)name, { 0 } };
 
-	return l->nr && bsearch(&key, l->v, l->nr, sizeof(*l->v), cmp_ref);
+	return l->nr && bsearch(&key, l->v, l->nr, sizeof(*l->v), refread_cmp);
 }
 
 /*
@@ -103,7 +103,7 @@ static int read_packed(struct refread *r)
 	free(line);
 	fclose(f);
 	if (r->packed.nr)
-		qsort(r->packed.v, r->packed.nr, sizeof(*r->packed.v), cmp_ref);
+		qsort(r->packed.v, r->packed.nr, sizeof(*r->packed.v), refread_cmp);
 	return ret;
 }
 
@@ -157,7 +157,7 @@ static int read_loose_tags(struct refread *r, const char *dir, struct refread_li
 static void settle_tags(struct refread *r, struct refread_list *loose)
 {
 	if (loose->nr)
-		qsort(loose->v, loose->nr, sizeof(*loose->v), cmp_ref);
+		qsort(loose->v, loose->nr, sizeof(*loose->v), refread_cmp);
 	for (size_t i = 0; i < r->tags.nr; i++) {
 		struct refread_ref *p = &r->tags.v[i];
 
@@ -169,7 +169,7 @@ static void settle_tags(struct refread *r, struct refread_list *loose)
 	r->tags = *loose;
 	memset(loose, 0, sizeof(*loose));
 	if (r->tags.nr)
-		qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
+		qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), refread_cmp);
 }
 
 int refread_tags(struct refread *r, const char *gitdir)
@@ -199,7 +199,7 @@ static void list_dir(const char *dir, struct refread_list *l)
 	if (d)
 		closedir(d);
 	if (l->nr)
-		qsort(l->v, l->nr, sizeof(*l->v), cmp_ref);
+		qsort(l->v, l->nr, sizeof(*l->v), refread_cmp);
 }
 
 /* Could a file dir/name exist?  Its first component must be in dir's listing. */
@@ -239,6 +239,15 @@ char *refread_short_name(struct refread *r, const char *refname)
 	free(loose);
 	free(top);
 	return xstrdup(ambiguous ? refname + strlen("refs/") : name);
+}
+
+bool refread_exists(struct refread *r, const char *refname)
+{
+	char *path = xstrfmt("%s/%s", r->gitdir, refname);
+	bool yes = listed(&r->packed, refname) || path_is_file(path);
+
+	free(path);
+	return yes;
 }
 
 void refread_free(struct refread *r)

@@ -109,28 +109,11 @@ static int describe_failure(int err, const char *spec)
 	return error(EXIT_UNKNOWN_REV, "cannot resolve '%s': %s", spec, git_errmsg());
 }
 
-/*
- * Where spec's trailing "~N" and "^N" steps start, when it is a base
- * without other rev syntax followed by such steps; else 0.
- */
-static size_t steps_at(const char *spec)
-{
-	size_t len = strlen(spec), i = len;
-
-	while (i && (isdigit((unsigned char)spec[i - 1]) || spec[i - 1] == '~' || spec[i - 1] == '^'))
-		i--;
-	while (i < len && isdigit((unsigned char)spec[i]))
-		i++;
-	if (!i || i == len || strpbrk(spec, ":{}") || strcspn(spec, "~^") < i)
-		return 0;
-	return i;
-}
-
 /* One "~N" or "^N" step from commit *c: 0, or -1 when there is no such parent. */
 static int step(struct dag *dag, const char **p, uint32_t *c)
 {
-	char kind = *(*p)++;
-	unsigned long n = isdigit((unsigned char)**p) ? strtoul(*p, (char **)p, 10) : 1;
+	unsigned long n;
+	char kind = rev_step(p, &n);
 	unsigned np;
 	const uint32_t *par;
 
@@ -156,7 +139,7 @@ static int step(struct dag *dag, const char **p, uint32_t *c)
 static int resolve_steps(struct rev *out, git_repository *repo, struct dag *dag,
 			 const char *spec)
 {
-	size_t at = steps_at(spec);
+	size_t at = rev_steps_at(spec);
 	char *base = at ? xstrndup(spec, at) : NULL;
 	git_object *obj = NULL, *peeled = NULL;
 	const char *p = spec + at;

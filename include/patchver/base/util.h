@@ -58,6 +58,15 @@ char *subject_of(const char *message);
  */
 char *hex_tostr(char *out, size_t size, const unsigned char *id);
 
+/*
+ * Where a rev's trailing "~N" and "^N" steps start ("v2.6.34~3^2": 7) when
+ * it is a base without other rev syntax followed by such steps; else 0.
+ */
+size_t rev_steps_at(const char *spec);
+
+/* The step at *p: '~' or '^', its count in *n (1 when none); *p moves past it. */
+char rev_step(const char **p, unsigned long *n);
+
 /* A 20-byte id from exactly 40 hex digits (either case): 0, or -1. */
 int hex_to_id(const char *hex, size_t len, unsigned char *id);
 

@@ -40,6 +40,14 @@ int objstore_read(struct objstore *s, const unsigned char *oid, size_t max,
 		  struct sbuf *out);
 
 /*
+ * The objects whose hex id starts with the len lower-case digits of hex,
+ * in every pack and loose: how many (counting up to max + 1, each object
+ * once), the first max of them into found.
+ */
+size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
+		       unsigned char (*found)[20], size_t max);
+
+/*
  * How many lookups in each pack read its .idx with pread before the
  * mapping takes over (the default grows with the .idx's size: a few
  * lookups fault fewer pages that way; many are cheaper mapped).  Packs

@@ -16,7 +16,7 @@
  * else is opened.
  *
  * Whatever it is not sure of makes it decline, and the normal path then
- * answers: another rev syntax, a rev the index lacks, tags that differ
+ * answers: another rev syntax (or a name another ref could take), a rev the index lacks, tags that differ
  * from the index's, a damaged block, a name git's date cutoff could
  * change, a repository layout or environment it does not handle
  * (GIT_* variables, worktrees, .git files, shallow clones).
@@ -29,7 +29,11 @@ struct quick *quick_open(const char *dir, const char *release_glob, const char *
 void quick_close(struct quick *q);
 const char *quick_why(const struct quick *q);
 
-/* The index's commit for rev, a full hex id: 0, or -1 declined. */
+/*
+ * The index's commit for rev: a full or abbreviated id (the one object
+ * with that prefix) or a tag name, then "~N" and "^N" steps; each as git
+ * resolves it when no other ref takes the name.  0, or -1 declined.
+ */
 int quick_lookup(struct quick *q, const char *rev, uint32_t *commit);
 const unsigned char *quick_oid(const struct quick *q, uint32_t commit);
 

@@ -35,6 +35,12 @@ struct refread {
 int refread_tags(struct refread *r, const char *gitdir);
 void refread_free(struct refread *r);
 
+/* Two struct refread_ref by name (qsort, bsearch). */
+int refread_cmp(const void *a, const void *b);
+
+/* Is refname ("refs/heads/x", or "HEAD" and its kind) packed or a loose file? */
+bool refread_exists(struct refread *r, const char *refname);
+
 /*
  * The name git name-rev --tags --name-only prints for the tag refname:
  * shorten_unambiguous_ref() drops "refs/tags/" unless "refs/<name>" or a
