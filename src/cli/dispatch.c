@@ -39,11 +39,20 @@ static int run_triage(const struct options *o, struct history *h, const char **r
 	return triage_revs(h, &t, revs, nrevs);
 }
 
-static struct repro_opts repro_of_options(const struct options *o)
+/* The lab machine as the options describe it: tree, accelerator, boots, reproducer. */
+static struct lab_opts lab_of_options(const struct options *o)
 {
 	struct repro_opts r = { o->reproducer, o->guest_files, o->repro_timeout, o->bug,
 				o->configs, o->strict_config };
-	return r;
+	struct lab_opts l = { 0 };
+
+	l.kernel_tree = o->kernel_tree;
+	l.accel = o->accel;
+	l.timeout = o->boot_timeout;
+	l.keep = o->keep;
+	l.jobs = o->jobs;
+	l.repro = r;
+	return l;
 }
 
 static int run_verify(const struct options *o, struct history *h, const char *fix)
@@ -51,15 +60,10 @@ static int run_verify(const struct options *o, struct history *h, const char *fi
 	struct verify_opts v = { 0 };
 
 	v.json = o->json;
-	v.kernel_tree = o->kernel_tree;
+	v.lab = lab_of_options(o);
 	v.series_dir = o->patch_series;
-	v.accel = o->accel;
-	v.timeout = o->boot_timeout;
-	v.keep = o->keep;
-	v.jobs = o->jobs;
 	v.candidates = o->candidates;
 	v.expects = o->expects;
-	v.repro = repro_of_options(o);
 	return verify_boot(h, fix, &v);
 }
 
@@ -68,7 +72,7 @@ static int run_bisect(const struct options *o, struct history *h)
 	struct bisect_opts b = { 0 };
 
 	b.json = o->json;
-	b.kernel_tree = o->kernel_tree;
+	b.lab = lab_of_options(o);
 	b.good = o->good;
 	b.bad = o->bad;
 	b.fix = o->fix;
@@ -77,11 +81,6 @@ static int run_bisect(const struct options *o, struct history *h)
 	b.commits = o->commits;
 	b.repeat = o->repeat ? o->repeat : 1;
 	b.resume = o->resume;
-	b.accel = o->accel;
-	b.timeout = o->boot_timeout;
-	b.keep = o->keep;
-	b.jobs = o->jobs;
-	b.repro = repro_of_options(o);
 	return bisect_boot(h, &b);
 }
 

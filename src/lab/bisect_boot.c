@@ -752,14 +752,10 @@ static int run(struct bb *b)
 	    (ret = resolve(b, b->o->bad, &bad, &bad_tag)) ||
 	    (b->o->fix && (ret = resolve(b, b->o->fix, &fixed, &fixed_tag))))
 		return ret;
-	b->lab_opts.kernel_tree = b->o->kernel_tree ? b->o->kernel_tree :
-				  git_repository_path(b->h->repo);
-	b->lab_opts.accel = b->o->accel;
-	b->lab_opts.timeout = b->o->timeout;
-	b->lab_opts.keep = b->o->keep;
-	b->lab_opts.jobs = b->o->jobs;
+	b->lab_opts = b->o->lab;
+	if (!b->lab_opts.kernel_tree)
+		b->lab_opts.kernel_tree = git_repository_path(b->h->repo);
 	b->lab_opts.quiet = true;
-	b->lab_opts.repro = b->o->repro;
 	if ((ret = lab_open(&b->lab, &b->lab_opts)))
 		return ret;
 	open_log(b);

@@ -357,8 +357,8 @@ static const char *pick_tree(const struct verify *v)
 	git_oid head;
 	const git_oid *at = v->fix != DAG_NONE ? &v->h->dag.oids[v->fix] : NULL;
 
-	if (v->o->kernel_tree)
-		return v->o->kernel_tree;
+	if (v->o->lab.kernel_tree)
+		return v->o->lab.kernel_tree;
 	if (!at && git_reference_name_to_id(&head, v->h->repo, "HEAD") == 0)
 		at = &head;
 	git_error_clear();
@@ -379,14 +379,9 @@ static int setup(struct verify *v, const char *fix_rev)
 		v->fix = rev.commit;
 		git_oid_tostr(v->fix_hex, sizeof(v->fix_hex), &v->h->dag.oids[v->fix]);
 	}
+	v->lab_opts = v->o->lab;
 	v->lab_opts.kernel_tree = pick_tree(v);
-	v->lab_opts.guest_dir = v->o->guest_dir;
-	v->lab_opts.accel = v->o->accel;
-	v->lab_opts.timeout = v->o->timeout;
-	v->lab_opts.keep = v->o->keep;
-	v->lab_opts.jobs = v->o->jobs;
 	v->lab_opts.quiet = v->o->json;
-	v->lab_opts.repro = v->o->repro;
 	if ((ret = lab_open(&v->lab, &v->lab_opts)))
 		return ret;
 	if (v->o->candidates && *v->o->candidates) {

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/lab/repro.h"
+#include "patchver/lab/lab.h"
 
 /*
  * --bisect-boot: find the first bad release (and commit) by booting
@@ -14,19 +14,14 @@
  */
 struct bisect_opts {
 	bool json;
-	const char *kernel_tree;
+	struct lab_opts lab;        /* the machine; kernel_tree NULL: -C's repository */
 	const char *good, *bad;     /* known good (old) and bad (new) revs */
 	const char *fix;            /* a rev known fixed, after bad; NULL: no fix search */
 	const char *tests;          /* checks that decide, comma-separated; NULL: --bug decides */
-	struct repro_opts repro;
 	const char *series;         /* "X.Y": bisect that stable series' tags */
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */
 	bool resume;                /* reuse the verdicts of an interrupted run's log */
-	const char *accel;
-	int timeout;
-	bool keep;
-	int jobs;                   /* --jobs N: make -jN (0: one per CPU) */
 };
 
 /* 0 when found (and confirmed), else an EXIT_* code. */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/lab/repro.h"
+#include "patchver/lab/lab.h"
 
 /*
  * --verify-boot: build each candidate kernel state and boot it in QEMU
@@ -21,16 +21,11 @@
  */
 struct verify_opts {
 	bool json;
-	const char *kernel_tree;    /* NULL: -C's repository if it holds a kernel, else Debian's */
-	const char *guest_dir;
+	/* the machine; kernel_tree NULL: -C's repository if it holds a kernel, else Debian's */
+	struct lab_opts lab;
 	const char *series_dir;     /* model scenario: regression model, then fix */
-	const char *accel;
-	int timeout;
-	bool keep;
-	int jobs;                   /* --jobs N: make -jN (0: one per CPU) */
 	char **candidates;          /* NAME=ITEM[,ITEM...] */
 	char **expects;             /* NAME=pass|bug|<a --bug> */
-	struct repro_opts repro;
 };
 
 /* fix_rev may be NULL with candidates.  0 when confirmed, else an EXIT_* code. */
