@@ -242,22 +242,6 @@ void objstore_close(struct objstore *s)
 	free(s);
 }
 
-/* The byte of two hex digits (lower case): 0, or -1. */
-static int hex_to_byte(const char *hex, unsigned char *out)
-{
-	int v = 0;
-
-	for (int k = 0; k < 2; k++) {
-		char c = hex[k];
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-		if (d < 0)
-			return -1;
-		v = v * 16 + d;
-	}
-	*out = (unsigned char)v;
-	return 0;
-}
-
 /* n bytes of the .idx at its mapped address at, read with pread */
 static bool read_idx(const struct pack *p, const unsigned char *at, void *buf, size_t n)
 {
@@ -746,24 +730,29 @@ static void add_found(const unsigned char *id, unsigned char (*found)[OID_LEN], 
 size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
 		       unsigned char (*found)[OID_LEN], size_t max)
 {
-	unsigned char first;
+	char padded[2 * OID_LEN];
+	unsigned char least[OID_LEN];   /* the least id with the prefix: padded with zeros */
 	size_t n = 0;
 
-	if (len < 2 || len > 2 * OID_LEN || hex_to_byte(hex, &first) < 0)
+	if (len < 2 || len > 2 * OID_LEN)
+		return 0;
+	memset(padded, '0', sizeof(padded));
+	memcpy(padded, hex, len);
+	if (hex_to_id(padded, sizeof(padded), least) < 0)
 		return 0;
 	for (size_t i = 0; i < s->npacks && n <= max; i++) {
 		const struct pack *p = &s->packs[i];
 		const unsigned char *fan = p->idx + 8;
-		uint32_t lo = first ? get_be32(fan + 4 * (first - 1u)) : 0, hi = get_be32(fan + 4 * first);
+		uint32_t lo = least[0] ? get_be32(fan + 4 * (least[0] - 1u)) : 0;
+		uint32_t hi = get_be32(fan + 4 * least[0]);
 
 		if (hi > p->nr)
 			hi = p->nr;
-		/* the first id not below the prefix, then every id that has it */
+		/* the first id not below the least, then every id that has the prefix */
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
-			char buf[2 * OID_LEN + 1];
 
-			if (strncmp(hex_tostr(buf, len + 1, p->oids + (size_t)mid * OID_LEN), hex, len) < 0)
+			if (memcmp(p->oids + (size_t)mid * OID_LEN, least, OID_LEN) < 0)
 				lo = mid + 1;
 			else
 				hi = mid;
