@@ -346,15 +346,14 @@ static int abbreviated(struct quick *q, const char *hex, size_t len, uint32_t *c
 /* A tag name, as git's ref rules find it: its commit. */
 static int tag_commit(struct quick *q, const char *name, uint32_t *c)
 {
-	struct refread_ref key;
 	const struct refread_ref *t;
+	char *refname;
 
 	if (ref_named(q, name, false))
 		return decline(q, "a name git may read as another ref");
-	key.name = xstrfmt("refs/tags/%s", name);
-	t = q->refs.tags.nr ? bsearch(&key, q->refs.tags.v, q->refs.tags.nr,
-				      sizeof(key), refread_cmp) : NULL;
-	free(key.name);
+	refname = xstrfmt("refs/tags/%s", name);
+	t = refread_find(&q->refs.tags, refname);
+	free(refname);
 	if (!t)
 		return decline(q, "a rev that is neither an id nor a tag");
 	*c = q->ix.tags[t - q->refs.tags.v].commit;

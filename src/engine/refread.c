@@ -34,16 +34,16 @@ static void free_list(struct refread_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int refread_cmp(const void *a, const void *b)
+static int cmp_ref(const void *a, const void *b)
 {
 	return strcmp(((const struct refread_ref *)a)->name, ((const struct refread_ref *)b)->name);
 }
 
-static bool listed(const struct refread_list *l, const char *name)
+const struct refread_ref *refread_find(const struct refread_list *l, const char *name)
 {
 	struct refread_ref key = { (char *)name, { 0 } };
 
-	return l->nr && bsearch(&key, l->v, l->nr, sizeof(*l->v), refread_cmp);
+	return l->nr ? bsearch(&key, l->v, l->nr, sizeof(*l->v), cmp_ref) : NULL;
 }
 
 /*
@@ -103,7 +103,7 @@ static int read_packed(struct refread *r)
 	free(line);
 	fclose(f);
 	if (r->packed.nr)
-		qsort(r->packed.v, r->packed.nr, sizeof(*r->packed.v), refread_cmp);
+		qsort(r->packed.v, r->packed.nr, sizeof(*r->packed.v), cmp_ref);
 	return ret;
 }
 
@@ -157,11 +157,11 @@ static int read_loose_tags(struct refread *r, const char *dir, struct refread_li
 static void settle_tags(struct refread *r, struct refread_list *loose)
 {
 	if (loose->nr)
-		qsort(loose->v, loose->nr, sizeof(*loose->v), refread_cmp);
+		qsort(loose->v, loose->nr, sizeof(*loose->v), cmp_ref);
 	for (size_t i = 0; i < r->tags.nr; i++) {
 		struct refread_ref *p = &r->tags.v[i];
 
-		if (!listed(loose, p->name))
+		if (!refread_find(loose, p->name))
 			add_ref(loose, p->name, strlen(p->name), p->oid);
 		free(p->name);
 	}
@@ -169,7 +169,7 @@ static void settle_tags(struct refread *r, struct refread_list *loose)
 	r->tags = *loose;
 	memset(loose, 0, sizeof(*loose));
 	if (r->tags.nr)
-		qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), refread_cmp);
+		qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
 }
 
 int refread_tags(struct refread *r, const char *gitdir)
@@ -199,14 +199,14 @@ static void list_dir(const char *dir, struct refread_list *l)
 	if (d)
 		closedir(d);
 	if (l->nr)
-		qsort(l->v, l->nr, sizeof(*l->v), refread_cmp);
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_ref);
 }
 
 /* Could a file dir/name exist?  Its first component must be in dir's listing. */
 static bool may_exist(const struct refread_list *listing, const char *name)
 {
 	char *first = xstrndup(name, strcspn(name, "/"));
-	bool found = listed(listing, first);
+	bool found = refread_find(listing, first);
 
 	free(first);
 	return found;
@@ -232,7 +232,7 @@ char *refread_short_name(struct refread *r, const char *refname)
 	ref = xstrfmt("refs/%s", name);
 	loose = xstrfmt("%s/refs/%s", r->gitdir, name);
 	top = xstrfmt("%s/%s", r->gitdir, name);
-	ambiguous = listed(&r->packed, ref) ||
+	ambiguous = refread_find(&r->packed, ref) ||
 		    (may_exist(&r->top_refs, name) && path_is_file(loose)) ||
 		    (may_exist(&r->top_files, name) && path_is_file(top));
 	free(ref);
@@ -244,7 +244,7 @@ char *refread_short_name(struct refread *r, const char *refname)
 bool refread_exists(struct refread *r, const char *refname)
 {
 	char *path = xstrfmt("%s/%s", r->gitdir, refname);
-	bool yes = listed(&r->packed, refname) || path_is_file(path);
+	bool yes = refread_find(&r->packed, refname) || path_is_file(path);
 
 	free(path);
 	return yes;

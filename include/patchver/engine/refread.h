@@ -35,8 +35,8 @@ struct refread {
 int refread_tags(struct refread *r, const char *gitdir);
 void refread_free(struct refread *r);
 
-/* Two struct refread_ref by name (qsort, bsearch). */
-int refread_cmp(const void *a, const void *b);
+/* The ref of list l (sorted by name) named name, or NULL. */
+const struct refread_ref *refread_find(const struct refread_list *l, const char *name);
 
 /* Is refname ("refs/heads/x", or "HEAD" and its kind) packed or a loose file? */
 bool refread_exists(struct refread *r, const char *refname);
