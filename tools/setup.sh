@@ -14,9 +14,9 @@ cd "$(dirname "$0")/.."
 what=${1:-}
 
 PACKAGES="build-essential cmake pkg-config git libgit2-dev libpopt-dev libssl-dev zlib1g-dev jq"
-# the fuzz targets (clang's libFuzzer) and peak-memory checks (GNU time)
+# the fuzz targets (clang's libFuzzer), peak-memory checks (GNU time), strace
 # and the CVE JSON 5 schema that --cve-json records are validated against
-TEST_PACKAGES="clang time python3-cvelib"
+TEST_PACKAGES="clang time python3-cvelib strace"
 # the Debian package (tests/deb.sh)
 TEST_PACKAGES="$TEST_PACKAGES debhelper lintian fakeroot dpkg-dev"
 # --verify-boot: QEMU, Debian's kernel tree and what building it needs

@@ -4,12 +4,12 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <git2.h>
 
 #include "patchver/base/error.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/report.h"
 #include "patchver/cli/triage_report.h"
+#include "patchver/engine/gitstart.h"
 #include "patchver/engine/history.h"
 #include "patchver/lab/bisect_boot.h"
 #include "patchver/lab/lab.h"
@@ -96,9 +96,9 @@ static int prepare_tree(const struct options *o)
 	int ret;
 
 	lo.kernel_tree = o->kernel_tree;
-	git_libgit2_init();
+	gitstart_init();
 	ret = lab_prepare(&lo);
-	git_libgit2_shutdown();
+	gitstart_shutdown();
 	return ret;
 }
 
@@ -123,7 +123,7 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 	hopts.lazy_ok = !o->use_stdin && !o->index && !options_read_everything(o) &&
 			cl->nrevs <= LAZY_REVS;
 	hopts.scan_pack = o->audit;
-	git_libgit2_init();
+	gitstart_init();
 	if ((ret = history_open(&h, &hopts)) == 0) {
 		if (!h.tags.nr)
 			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
@@ -144,6 +144,6 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 			ret = report_revs(&h, &ropts, cl->revs, cl->nrevs);
 	}
 	history_close(&h);
-	git_libgit2_shutdown();
+	gitstart_shutdown();
 	return ret;
 }

@@ -1,0 +1,13 @@
+#ifndef PATCHVER_GITSTART_H
+#define PATCHVER_GITSTART_H
+
+/*
+ * libgit2's start and end for patchver, which reads local repositories
+ * only and never opens a network connection.  Use these in place of
+ * git_libgit2_init() / git_libgit2_shutdown() in patchver-full.so: see
+ * gitstart.c for what they leave out, and why.
+ */
+void gitstart_init(void);
+void gitstart_shutdown(void);
+
+#endif
