@@ -271,12 +271,17 @@ void cgraph_reach_init(struct cgraph_reach *r, const struct cgraph *g, uint32_t 
 void cgraph_reach_free(struct cgraph_reach *r)
 {
 	free(r->state);
-	free(r->stack);
+	free(r->frames);
+	free(r->parents);
 	memset(r, 0, sizeof(*r));
 }
 
-/* Expand v: its fate if known now (NO, YES), else OPEN with its parents pushed. */
-static int expand(struct cgraph_reach *r, uint32_t v)
+/*
+ * Open v: push a frame with its parents, unless its fate is known without
+ * them (the target; at or below the target's level, where no descendant
+ * of it can be).  Returns v's state.
+ */
+static int open_commit(struct cgraph_reach *r, uint32_t v)
 {
 	uint32_t parents[64], level;
 	int np;
@@ -286,52 +291,61 @@ static int expand(struct cgraph_reach *r, uint32_t v)
 	np = parents_at(r->g, v, parents, 64, &level);
 	if (np < 0 || np > 64)
 		return r->broken = true, NO;
-	/* descendants of the target have higher levels: nothing at or below it can be one */
 	if (level <= r->level)
 		return NO;
-	for (int k = 0; k < np; k++) {
+	for (int k = 0; k < np; k++)
 		if (parents[k] >= r->total)
 			return r->broken = true, NO;
-		if (r->state[parents[k]] != UNSEEN)
-			continue;
-		r->stack = xgrow(r->stack, &r->alloc, r->nstack + 1, sizeof(*r->stack));
-		r->stack[r->nstack++] = parents[k];
-	}
+	r->frames = xgrow(r->frames, &r->frames_alloc, r->nframes + 1, sizeof(*r->frames));
+	r->frames[r->nframes++] = (struct cgraph_frame){ v, (uint32_t)r->nparents, (uint8_t)np, 0 };
+	r->parents = xgrow(r->parents, &r->parents_alloc, r->nparents + np, sizeof(*r->parents));
+	memcpy(r->parents + r->nparents, parents, np * sizeof(*parents));
+	r->nparents += np;
 	return OPEN;
 }
 
-/* An expanded commit's fate: YES when a parent has the target. */
-static int settle(struct cgraph_reach *r, uint32_t v)
+static void close_commit(struct cgraph_reach *r, int fate)
 {
-	uint32_t parents[64], level;
-	int np = parents_at(r->g, v, parents, 64, &level);
+	struct cgraph_frame *f = &r->frames[--r->nframes];
 
-	for (int k = 0; k < np; k++)
-		if (r->state[parents[k]] == YES)
-			return YES;
-	return NO;
+	r->state[f->commit] = (uint8_t)fate;
+	r->nparents = f->first;
 }
 
+/*
+ * git's contains_tag_algo (commit-reach.c): depth first, one parent at a
+ * time, and a commit contains the target as soon as one parent does, so
+ * its other parents (a merged branch's whole side history) are never
+ * walked.  Fates are kept over all calls.
+ */
 int cgraph_reaches(struct cgraph_reach *r, uint32_t from)
 {
 	if (r->broken || from >= r->total)
 		return -1;
-	if (r->state[from] == UNSEEN) {
-		r->stack = xgrow(r->stack, &r->alloc, r->nstack + 1, sizeof(*r->stack));
-		r->stack[r->nstack++] = from;
-	}
-	/* depth first; each commit is expanded once, settled once, over all calls */
-	while (r->nstack) {
-		uint32_t v = r->stack[r->nstack - 1];
+	if (r->state[from] == UNSEEN)
+		r->state[from] = (uint8_t)open_commit(r, from);
+	while (r->nframes && !r->broken) {
+		struct cgraph_frame *f = &r->frames[r->nframes - 1];
+		uint32_t p;
 
-		if (r->state[v] == UNSEEN) {
-			r->state[v] = (uint8_t)expand(r, v);
-			if (r->state[v] != OPEN)
-				r->nstack--;
-		} else {
-			if (r->state[v] == OPEN)
-				r->state[v] = (uint8_t)settle(r, v);
-			r->nstack--;
+		if (f->next == f->np) {
+			close_commit(r, NO);
+			continue;
+		}
+		p = r->parents[f->first + f->next];
+		switch (r->state[p]) {
+		case YES:
+			close_commit(r, YES);
+			break;
+		case NO:
+			f->next++;
+			break;
+		case OPEN:   /* a parent on the walk's own path: a cycle */
+			r->broken = true;
+			break;
+		default:
+			r->state[p] = (uint8_t)open_commit(r, p);
+			break;
 		}
 	}
 	if (r->broken)

@@ -70,12 +70,20 @@ uint32_t cgraph_pos(const struct cgraph *g, const git_oid *oid);
  * no hash table, cut at the target's level, every answer remembered, so
  * asking it of every tag costs one walk of what lies above the target.
  */
+/* A commit the walk has opened: its parents are parents[first .. first + np). */
+struct cgraph_frame {
+	uint32_t commit, first;
+	uint8_t np, next;       /* parents, and the next one to ask */
+};
+
 struct cgraph_reach {
 	const struct cgraph *g;
 	uint32_t target, level, total;
 	unsigned char *state;       /* per position: unseen, open, no, yes */
-	uint32_t *stack;
-	size_t nstack, alloc;
+	struct cgraph_frame *frames;
+	size_t nframes, frames_alloc;
+	uint32_t *parents;          /* the open commits' parents */
+	size_t nparents, parents_alloc;
 	bool broken;                /* the graph lies: callers must not trust it */
 };
 
