@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "patchver/base/error.h"
+#include "patchver/engine/cgraph.h"
 #include "patchver/engine/objstore.h"
 #include "patchver/engine/refread.h"
 #include "patchver/engine/tagread.h"
@@ -44,6 +45,9 @@ static int tag_object(const char *p, const char *end, git_oid *out)
 	return git_oid_fromstrn(out, p + 7, GIT_OID_HEXSZ);
 }
 
+/* A tag object is shorter than this but for long signed messages. */
+#define TAG_PREFIX 4096
+
 /*
  * One object's type and data: through objstore, which reads a tag in
  * microseconds and a commit's type from its first bytes, else libgit2
@@ -60,10 +64,10 @@ static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oi
 	int t;
 
 	sbuf_reset(data);
-	if (store && (t = objstore_read(store, oid->id, 64, data)) > 0) {
+	if (store && (t = objstore_read(store, oid->id, TAG_PREFIX, data)) > 0) {
 		/* a commit's type is all peeling needs; a tag is read whole */
-		if (t != OBJSTORE_TAG || (sbuf_reset(data),
-					   objstore_read(store, oid->id, 0, data) == OBJSTORE_TAG))
+		if (t != OBJSTORE_TAG || data->len < TAG_PREFIX ||
+		    (sbuf_reset(data), objstore_read(store, oid->id, 0, data) == OBJSTORE_TAG))
 			return (git_object_t)t;
 		sbuf_reset(data);
 	}
@@ -79,6 +83,8 @@ static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oi
 /*
  * Peel tag->target through tag objects to a commit.  Missing objects and
  * non-commits leave tag->commit at DAG_NONE, as git leaves them unnamed.
+ * What git's commit-graph holds is a commit, unread: git's parse_object()
+ * reads no object the graph has either.
  */
 static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *data)
 {
@@ -88,7 +94,9 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 	tag->commit = DAG_NONE;
 	tag->taggerdate = INT64_MAX;
 	for (;;) {
-		git_object_t type = read_object(odb, dag, &oid, data);
+		git_object_t type = dag->graph && cgraph_present(dag->graph) &&
+			cgraph_contains(dag->graph, &oid) ? GIT_OBJECT_COMMIT :
+			read_object(odb, dag, &oid, data);
 
 		if (type == GIT_OBJECT_TAG && depth++ < 10000) {
 			const char *p = data->buf ? data->buf : "", *end = p + data->len;
