@@ -142,6 +142,24 @@ for c in $(head -8 "$tmp/revs-s"); do   # one query each: the lazy walk
 done > "$tmp/pv-s1"
 head -8 "$tmp/git-s" > "$tmp/git-s1"
 expect_files_same "$tmp/git-s1" "$tmp/pv-s1" "a symbolic tag and a lock file: single queries as git"
+# headers longer than what peeling reads first (512 bytes): an octopus of
+# 12 parents under an annotated tag whose tagger line alone is 600 bytes
+parents=$(head -12 "$tmp/sample" | sed 's/^/-p /' | tr '\n' ' ')
+octo=$(GIT_COMMITTER_DATE='2030-01-01T00:00:00' git -C "$repo" commit-tree \
+	"$(git -C "$repo" rev-parse "$(head -1 "$tmp/sample")^{tree}")" $parents -m octopus)
+long=$(printf 'object %s\ntype commit\ntag zz-long\ntagger %s <l@o.ng> 1893456000 +0000\n\nlong\n' \
+	"$octo" "$(printf 'x%.0s' $(seq 600))" | git -C "$repo" hash-object -t tag -w --stdin)
+git -C "$repo" update-ref refs/tags/zz-long "$long"
+for c in "$octo" $(head -12 "$tmp/sample"); do
+	for m in --name-rev --describe; do
+		expect_eq "$("$PATCHVER" -C "$repo" --no-index $m "$c" 2>&1)" \
+			"$(git -C "$repo" ${m#--} $([ $m = --name-rev ] && echo --tags --name-only || echo --contains) "$c" 2>&1 | sed 's/^fatal: cannot describe/patchver: cannot describe/')" \
+			"long headers: $m $c"
+	done
+done
+expect_eq "$(git -C "$repo" cat-file -p "$octo" | head -13 | wc -c | awk '$1 > 512 { print "long" }')" long \
+	"the octopus header outgrows 512 bytes"
+git -C "$repo" update-ref -d refs/tags/zz-long
 git -C "$repo" symbolic-ref --delete refs/tags/zz-sym
 rm -f "$repo/refs/tags/zz-held.lock"
 git -C "$repo" update-ref -d "refs/${tagc% *}"

@@ -341,20 +341,11 @@ struct objstore *dag_store(struct dag *dag)
 	return dag->store;
 }
 
-/* Parse commit idx's header; parents are interned, not loaded. */
-static int parse_one(struct dag *dag, uint32_t idx)
+/* Commit idx's header from its object's data; parents are interned, not loaded. */
+static void parse_header(struct dag *dag, uint32_t idx, const char *p, const char *end)
 {
-	git_odb_object *obj = NULL;
-	const char *p, *end;
-	size_t len;
-	bool shallow;
+	bool shallow = dag->shallow_nr && is_shallow(dag, &dag->oids[idx]);
 
-	if (from_graph(dag, idx))
-		return 0;
-	if (read_commit(dag, idx, &obj, &p, &len) < 0)
-		return -1;
-	end = p + len;
-	shallow = dag->shallow_nr && is_shallow(dag, &dag->oids[idx]);
 	if (shallow)
 		dag->hit_shallow = true;
 	dag->par_off[idx] = (uint32_t)dag->parents_nr;
@@ -379,8 +370,28 @@ static int parse_one(struct dag *dag, uint32_t idx)
 		p = eol + 1;
 	}
 	dag->loaded[idx] = true;
+}
+
+/* Parse commit idx's header; parents are interned, not loaded. */
+static int parse_one(struct dag *dag, uint32_t idx)
+{
+	git_odb_object *obj = NULL;
+	const char *p;
+	size_t len;
+
+	if (from_graph(dag, idx))
+		return 0;
+	if (read_commit(dag, idx, &obj, &p, &len) < 0)
+		return -1;
+	parse_header(dag, idx, p, p + len);
 	git_odb_object_free(obj);
 	return 0;
+}
+
+void dag_parse_data(struct dag *dag, uint32_t idx, const char *data, size_t len)
+{
+	if (dag->lazy && !dag->loaded[idx] && memmem(data, len, "\n\n", 2))
+		parse_header(dag, idx, data, data + len);
 }
 
 int dag_parse(struct dag *dag, uint32_t idx)

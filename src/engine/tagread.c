@@ -45,15 +45,16 @@ static int tag_object(const char *p, const char *end, git_oid *out)
 	return git_oid_fromstrn(out, p + 7, GIT_OID_HEXSZ);
 }
 
-/* A tag object is shorter than this but for long signed messages. */
-#define TAG_PREFIX 4096
+/* The headers of tags and commits fit in this but for long names and octopus merges. */
+#define HEADER_PREFIX 512
 
 /*
- * One object's type and data: through objstore, which reads a tag in
- * microseconds and a commit's type from its first bytes, else libgit2
- * (which verifies and inflates the whole object: 216 tags took 60 ms).
- * Only a tag is read whole: a tag may name a large blob.  Returns the
- * type, or GIT_OBJECT_INVALID when the object is missing.
+ * One object's type and, for a tag or commit, its header: through
+ * objstore, which reads an object's first bytes in microseconds, else
+ * libgit2 (which verifies and inflates the whole object: 216 tags took
+ * 60 ms).  A tag may name a large blob, and the messages are never
+ * needed.  Returns the type, or GIT_OBJECT_INVALID when the object is
+ * missing.
  */
 static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oid,
 				struct sbuf *data)
@@ -64,17 +65,17 @@ static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oi
 	int t;
 
 	sbuf_reset(data);
-	if (store && (t = objstore_read(store, oid->id, TAG_PREFIX, data)) > 0) {
-		/* a commit's type is all peeling needs; a tag is read whole */
-		if (t != OBJSTORE_TAG || data->len < TAG_PREFIX ||
-		    (sbuf_reset(data), objstore_read(store, oid->id, 0, data) == OBJSTORE_TAG))
+	if (store && (t = objstore_read(store, oid->id, HEADER_PREFIX, data)) > 0) {
+		if (data->len < HEADER_PREFIX || memmem(data->buf, data->len, "\n\n", 2) ||
+		    (t != OBJSTORE_TAG && t != OBJSTORE_COMMIT) ||
+		    objstore_read(store, oid->id, 0, data) == t)
 			return (git_object_t)t;
 		sbuf_reset(data);
 	}
 	if (git_odb_read(&obj, odb, oid) < 0)
 		return GIT_OBJECT_INVALID;
 	type = git_odb_object_type(obj);
-	if (type == GIT_OBJECT_TAG)
+	if (type == GIT_OBJECT_TAG || type == GIT_OBJECT_COMMIT)
 		sbuf_add(data, git_odb_object_data(obj), git_odb_object_size(obj));
 	git_odb_object_free(obj);
 	return type;
@@ -94,9 +95,14 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 	tag->commit = DAG_NONE;
 	tag->taggerdate = INT64_MAX;
 	for (;;) {
-		git_object_t type = dag->graph && cgraph_present(dag->graph) &&
-			cgraph_contains(dag->graph, &oid) ? GIT_OBJECT_COMMIT :
-			read_object(odb, dag, &oid, data);
+		git_object_t type;
+
+		if (dag->graph && cgraph_present(dag->graph) && cgraph_contains(dag->graph, &oid)) {
+			sbuf_reset(data);
+			type = GIT_OBJECT_COMMIT;
+		} else {
+			type = read_object(odb, dag, &oid, data);
+		}
 
 		if (type == GIT_OBJECT_TAG && depth++ < 10000) {
 			const char *p = data->buf ? data->buf : "", *end = p + data->len;
@@ -106,8 +112,11 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 				return;
 			continue;
 		}
-		if (type == GIT_OBJECT_COMMIT)
+		if (type == GIT_OBJECT_COMMIT) {
 			tag->commit = dag_intern(dag, &oid);
+			if (data->len)   /* read, not found in git's commit-graph */
+				dag_parse_data(dag, tag->commit, data->buf, data->len);
+		}
 		return;
 	}
 }

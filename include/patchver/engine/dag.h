@@ -125,6 +125,15 @@ int dag_load(struct dag *dag, uint32_t idx);
  */
 int dag_parse(struct dag *dag, uint32_t idx);
 
+/*
+ * A lazy DAG: parse commit idx from data already read (a prefix of its
+ * object, used only if it holds the whole header), as dag_parse would.
+ * Peeling reads the tags' commits; this spares the walks a second read.
+ * A DAG that loads whole histories keeps "loaded" for commits whose
+ * ancestors are loaded too, so it ignores this.
+ */
+void dag_parse_data(struct dag *dag, uint32_t idx, const char *data, size_t len);
+
 static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
 					  unsigned *n)
 {
