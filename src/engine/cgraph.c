@@ -353,8 +353,7 @@ int cgraph_reaches(struct cgraph_reach *r, uint32_t from)
 	return r->state[from] == YES;
 }
 
-/* The commit at a chain-wide position. */
-static bool oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
+bool cgraph_oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
 {
 	for (size_t i = 0; i < g->nfiles; i++) {
 		const struct cgraph_file *f = &g->files[i];
@@ -367,33 +366,33 @@ static bool oid_at(const struct cgraph *g, uint32_t pos, git_oid *out)
 	return false;
 }
 
-bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
-		   git_oid *parents, size_t max, size_t *nparents, int64_t *date)
+bool cgraph_commit_at(const struct cgraph *g, uint32_t pos, git_oid *tree,
+		      uint32_t *parents, size_t max, size_t *nparents, int64_t *date)
 {
-	uint32_t pos = cgraph_pos(g, oid), ppos[64], level;
+	uint32_t level;
 	const struct cgraph_file *f;
-	const unsigned char *e = pos == UINT32_MAX ? NULL : entry_at(g, pos, &f);
-	int np = e ? parents_at(g, pos, ppos, 64, &level) : -1;
+	const unsigned char *e = entry_at(g, pos, &f);
+	int np = e ? parents_at(g, pos, parents, max, &level) : -1;
 
 	if (np < 0)
 		return false;
 	memcpy(tree->id, e, GIT_OID_RAWSZ);
 	*date = (int64_t)(get_be64(e + GIT_OID_RAWSZ + 8) & 0x3ffffffffULL);
 	*nparents = (size_t)np;
-	for (size_t k = 0; k < *nparents && k < max; k++) {
-		if (k == 64 || !oid_at(g, ppos[k], &parents[k]))
-			return false;
-	}
 	return true;
 }
 
-uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid)
+uint32_t cgraph_level_at(const struct cgraph *g, uint32_t pos)
 {
-	uint32_t pos = cgraph_pos(g, oid);
 	const struct cgraph_file *f;
 	const unsigned char *e = pos == UINT32_MAX ? NULL : entry_at(g, pos, &f);
 
 	return e ? get_be32(e + GIT_OID_RAWSZ + 8) >> 2 : UINT32_MAX;
+}
+
+uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid)
+{
+	return cgraph_level_at(g, cgraph_pos(g, oid));
 }
 
 /* git's murmur3_seeded (bloom.c, version 1 filters: chars are signed). */

@@ -154,6 +154,7 @@ void dag_free(struct dag *dag)
 	free(dag->child_off);
 	free(dag->children);
 	free(dag->shallow);
+	free(dag->graph_pos);
 	memset(dag, 0, sizeof(*dag));
 }
 
@@ -267,21 +268,54 @@ static int64_t committer_date(const char *line, const char *end)
  * Commit idx's header from the commit-graph, as git takes it from there
  * (git ignores the graph in shallow repositories, and so does this).
  */
+/* What graph_pos[] holds for a commit git's commit-graph lacks. */
+#define NOT_IN_GRAPH UINT32_MAX
+
+static void note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos)
+{
+	if (idx >= dag->graph_pos_nr) {
+		uint32_t n = dag->alloc > idx ? dag->alloc : idx + 1;
+
+		dag->graph_pos = xrealloc(dag->graph_pos, (size_t)n * sizeof(*dag->graph_pos));
+		memset(dag->graph_pos + dag->graph_pos_nr, 0,
+		       (size_t)(n - dag->graph_pos_nr) * sizeof(*dag->graph_pos));
+		dag->graph_pos_nr = n;
+	}
+	dag->graph_pos[idx] = pos == UINT32_MAX ? NOT_IN_GRAPH : pos + 1;
+}
+
+uint32_t dag_graph_pos(struct dag *dag, uint32_t idx)
+{
+	uint32_t pos;
+
+	if (!dag->graph || !cgraph_present(dag->graph))
+		return UINT32_MAX;
+	if (idx < dag->graph_pos_nr && dag->graph_pos[idx])
+		return dag->graph_pos[idx] == NOT_IN_GRAPH ? UINT32_MAX : dag->graph_pos[idx] - 1;
+	pos = cgraph_pos(dag->graph, &dag->oids[idx]);
+	note_graph_pos(dag, idx, pos);
+	return pos;
+}
+
 static bool from_graph(struct dag *dag, uint32_t idx)
 {
 	git_oid tree, parents[64];
+	uint32_t pos, ppos[64];
 	size_t np;
 	int64_t date;
 
-	if (!dag->graph || dag->shallow_nr ||
-	    !cgraph_commit(dag->graph, &dag->oids[idx], &tree, parents, 64, &np, &date) ||
-	    np > 64)
+	if (!dag->graph || dag->shallow_nr || (pos = dag_graph_pos(dag, idx)) == UINT32_MAX ||
+	    !cgraph_commit_at(dag->graph, pos, &tree, ppos, 64, &np, &date) || np > 64)
 		return false;
+	for (size_t k = 0; k < np; k++)
+		if (!cgraph_oid_at(dag->graph, ppos[k], &parents[k]))
+			return false;
 	dag->par_off[idx] = (uint32_t)dag->parents_nr;
 	for (size_t k = 0; k < np; k++) {
 		uint32_t pi = dag_intern(dag, &parents[k]);   /* may move the arrays */
 		push_parent(dag, pi);
 		dag->par_nr[idx]++;
+		note_graph_pos(dag, pi, ppos[k]);
 	}
 	dag->trees[idx] = tree;
 	dag->dates[idx] = date;

@@ -74,7 +74,7 @@ static bool before_cutoff(struct namerev *nr, uint32_t c)
 {
 	reach(nr, c);
 	if (nr->graph)
-		return cgraph_level(nr->graph, &nr->dag->oids[c]) < nr->level_cutoff;
+		return cgraph_level_at(nr->graph, dag_graph_pos(nr->lazy, c)) < nr->level_cutoff;
 	return nr->dag->dates[c] < nr->cutoff;
 }
 

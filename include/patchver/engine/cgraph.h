@@ -47,12 +47,20 @@ size_t cgraph_commits(const struct cgraph *g);
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid);
 
 /*
- * A commit's header from the graph, without reading the object: tree,
- * parents (up to max; *nparents may exceed it), committer date.  False
- * when the graph does not hold it, or holds it damaged.
+ * The header of the commit at position pos, without reading the object:
+ * tree, parents' positions (up to max; *nparents may exceed it), committer
+ * date.  False when pos is out of the graph or its entry is damaged.
+ * Walks keep the positions they are given: looking a commit up by id is a
+ * binary search over every id of the graph.
  */
-bool cgraph_commit(const struct cgraph *g, const git_oid *oid, git_oid *tree,
-		   git_oid *parents, size_t max, size_t *nparents, int64_t *date);
+bool cgraph_commit_at(const struct cgraph *g, uint32_t pos, git_oid *tree,
+		      uint32_t *parents, size_t max, size_t *nparents, int64_t *date);
+
+/* The id of the commit at position pos; false when pos is out of the graph. */
+bool cgraph_oid_at(const struct cgraph *g, uint32_t pos, git_oid *out);
+
+/* cgraph_level() of the commit at position pos (UINT32_MAX: none there). */
+uint32_t cgraph_level_at(const struct cgraph *g, uint32_t pos);
 
 /*
  * The commit's topological level in the graph (CDAT's generation number v1:

@@ -56,6 +56,8 @@ struct dag {
 
 	/* git's commit-graph, when there is one: headers without object reads */
 	const struct cgraph *graph;
+	uint32_t *graph_pos;      /* per commit: 0 unknown, else see dag_graph_pos() */
+	uint32_t graph_pos_nr;
 
 	bool borrowed;            /* oids .. slots belong to a release index */
 	bool lazy;                /* commits parsed only as walks reach them */
@@ -140,6 +142,14 @@ static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
 	*n = dag->par_nr[i];
 	return dag->parents + dag->par_off[i];
 }
+
+/*
+ * Commit idx's position in git's commit-graph (dag->graph), UINT32_MAX
+ * when there is none or it lacks the commit.  Kept per commit: a commit
+ * read from the graph gives its parents' positions, where looking them up
+ * by id would be a binary search each.
+ */
+uint32_t dag_graph_pos(struct dag *dag, uint32_t idx);
 
 /*
  * Commits of the graph whose hex id starts with prefix (lower case).
