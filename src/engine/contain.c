@@ -35,12 +35,12 @@ void contain_free(struct contain *c)
  */
 static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 {
-	const struct history *h = c->h;
+	struct history *h = c->h;
 	uint32_t pos;
 
 	if (c->reach_commit != commit) {
 		cgraph_reach_free(&c->reach);
-		pos = cgraph_pos(&h->graph, &h->dag.oids[commit]);
+		pos = dag_graph_pos(&h->dag, commit);
 		if (pos == UINT32_MAX)
 			return 0;
 		cgraph_reach_init(&c->reach, &h->graph, pos);
@@ -50,7 +50,7 @@ static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 		c->tag_pos = xmalloc(h->tags.nr * sizeof(uint32_t) + 1);
 		for (size_t t = 0; t < h->tags.nr; t++)
 			c->tag_pos[t] = h->tags.v[t].commit == DAG_NONE ? UINT32_MAX :
-				cgraph_pos(&h->graph, &h->dag.oids[h->tags.v[t].commit]);
+				dag_graph_pos(&h->dag, h->tags.v[t].commit);
 	}
 	if (c->tag_pos[tag] == UINT32_MAX)
 		return 0;

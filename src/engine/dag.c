@@ -271,7 +271,7 @@ static int64_t committer_date(const char *line, const char *end)
 /* What graph_pos[] holds for a commit git's commit-graph lacks. */
 #define NOT_IN_GRAPH UINT32_MAX
 
-static void note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos)
+void dag_note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos)
 {
 	if (idx >= dag->graph_pos_nr) {
 		uint32_t n = dag->alloc > idx ? dag->alloc : idx + 1;
@@ -293,7 +293,7 @@ uint32_t dag_graph_pos(struct dag *dag, uint32_t idx)
 	if (idx < dag->graph_pos_nr && dag->graph_pos[idx])
 		return dag->graph_pos[idx] == NOT_IN_GRAPH ? UINT32_MAX : dag->graph_pos[idx] - 1;
 	pos = cgraph_pos(dag->graph, &dag->oids[idx]);
-	note_graph_pos(dag, idx, pos);
+	dag_note_graph_pos(dag, idx, pos);
 	return pos;
 }
 
@@ -315,7 +315,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 		uint32_t pi = dag_intern(dag, &parents[k]);   /* may move the arrays */
 		push_parent(dag, pi);
 		dag->par_nr[idx]++;
-		note_graph_pos(dag, pi, ppos[k]);
+		dag_note_graph_pos(dag, pi, ppos[k]);
 	}
 	dag->trees[idx] = tree;
 	dag->dates[idx] = date;

@@ -97,13 +97,13 @@ int history_open_repo(git_repository **repo, const char *path)
 }
 
 /* Does git's commit-graph hold the commit of every tag? */
-static bool graph_holds_tags(const struct history *h)
+static bool graph_holds_tags(struct history *h)
 {
 	if (!cgraph_present(&h->graph))
 		return false;
 	for (size_t i = 0; i < h->tags.nr; i++)
 		if (h->tags.v[i].commit != DAG_NONE &&
-		    !cgraph_contains(&h->graph, &h->dag.oids[h->tags.v[i].commit]))
+		    dag_graph_pos(&h->dag, h->tags.v[i].commit) == UINT32_MAX)
 			return false;
 	return true;
 }

@@ -95,9 +95,11 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 	tag->commit = DAG_NONE;
 	tag->taggerdate = INT64_MAX;
 	for (;;) {
+		uint32_t pos = dag->graph && cgraph_present(dag->graph) ?
+			cgraph_pos(dag->graph, &oid) : UINT32_MAX;
 		git_object_t type;
 
-		if (dag->graph && cgraph_present(dag->graph) && cgraph_contains(dag->graph, &oid)) {
+		if (pos != UINT32_MAX) {
 			sbuf_reset(data);
 			type = GIT_OBJECT_COMMIT;
 		} else {
@@ -114,6 +116,8 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 		}
 		if (type == GIT_OBJECT_COMMIT) {
 			tag->commit = dag_intern(dag, &oid);
+			if (pos != UINT32_MAX)
+				dag_note_graph_pos(dag, tag->commit, pos);
 			if (data->len)   /* read, not found in git's commit-graph */
 				dag_parse_data(dag, tag->commit, data->buf, data->len);
 		}

@@ -150,6 +150,8 @@ static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
  * by id would be a binary search each.
  */
 uint32_t dag_graph_pos(struct dag *dag, uint32_t idx);
+/* Record commit idx's graph position, found by its id (UINT32_MAX: not in the graph). */
+void dag_note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos);
 
 /*
  * Commits of the graph whose hex id starts with prefix (lower case).
