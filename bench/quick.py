@@ -5,7 +5,9 @@
 
 For each rev: `patchver REV`, --describe, --name-rev, --first-release and
 --tags-containing (PATCHVER_QUICK=require: a decline fails the run), and
-git's nearest commands (with the repository's commit-graph, if it has one),
+git's nearest commands (with the repository's commit-graph, if it has one;
+`patchver REV` names the commit and lists every release and stable tag
+holding it, so git's side is `describe --contains` plus `tag --contains`),
 each run RUNS times (default 30) alternately; prints the median wall
 milliseconds and patchver / git.  /bin/true gives the cost of starting a
 process from here, which both sides pay.  The index is built first
@@ -54,7 +56,9 @@ def main():
     print("|---|---|---|---|---|---|")
     for rev in revs:
         queries = [
-            ("REV", [], git + ["describe", "--contains", rev], "describe --contains"),
+            # the full report: a name and every containing tag (first release, stable)
+            ("REV", [], [git + ["describe", "--contains", rev], git + ["tag", "--contains", rev]],
+             "describe --contains + tag --contains"),
             ("--describe", ["--describe"], git + ["describe", "--contains", rev],
              "describe --contains"),
             ("--name-rev", ["--name-rev"], git + ["name-rev", "--tags", "--name-only", rev],
@@ -68,7 +72,8 @@ def main():
             p, g = [], []
             for _ in range(runs):
                 p.append(wall(pv + qargs + [rev], env))
-                g.append(wall(gcmd, env))
+                g.append(sum(wall(c, env) for c in gcmd) if isinstance(gcmd[0], list)
+                         else wall(gcmd, env))
             mp, mg = statistics.median(p), statistics.median(g)
             print(f"| {rev[:12]} | {name} | {mp:.1f} | {mg:.1f} | {gname} | {mp / mg:.2f} |")
 
