@@ -22,6 +22,7 @@ expect_eq "$(env -u PATCHVER_GUEST_DIR "$pv" -C "$FIXTURES/demo.git" --first-rel
 # libgit2 starts without parsing the system's CA certificates (gitstart.c):
 # an mbedTLS libgit2 stats the bundle, and patchver's loaders keep it from
 # being opened
+command -v strace >/dev/null || fail "strace is missing (tools/setup.sh test installs it)"
 strace -f -e trace=openat,newfstatat,stat -o "$tmp/trace" "$pv" -C "$FIXTURES/demo.git" \
 	--no-index --name-rev master~2 >/dev/null
 if grep -q 'ca-certificates.crt", {st_mode=S_IFREG' "$tmp/trace"; then
