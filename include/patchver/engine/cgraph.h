@@ -72,18 +72,18 @@ uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid);
 /* The commit's chain-wide position in the graph, UINT32_MAX when it lacks it. */
 uint32_t cgraph_pos(const struct cgraph *g, const git_oid *oid);
 
-/*
- * "Does this commit contain the target?" over graph positions alone, as
- * git's tag --contains walks: parents and levels from CDAT, no object and
- * no hash table, cut at the target's level, every answer remembered, so
- * asking it of every tag costs one walk of what lies above the target.
- */
 /* A commit the walk has opened: its parents are parents[first .. first + np). */
 struct cgraph_frame {
 	uint32_t commit, first;
 	uint8_t np, next;       /* parents, and the next one to ask */
 };
 
+/*
+ * "Does this commit contain the target?" over graph positions alone, as
+ * git's tag --contains walks: parents and levels from CDAT, no object and
+ * no hash table, cut at the target's level, every answer remembered, so
+ * asking it of every tag costs one walk of what lies above the target.
+ */
 struct cgraph_reach {
 	const struct cgraph *g;
 	uint32_t target, level, total;
