@@ -14,6 +14,10 @@
  * calls them instead.  They load nothing and leave the chain empty: a TLS
  * connection, were one ever made, would fail verification rather than
  * run unverified.  A libgit2 built with OpenSSL never calls them.
+ *
+ * gitstart_init() is what dispatch calls in place of git_libgit2_init():
+ * the call is what links this file from the engine's static library into
+ * patchver-full.so, and with it the two loaders.
  */
 #include <git2.h>
 
