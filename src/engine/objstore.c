@@ -771,7 +771,7 @@ size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
 
 			if (strlen(e->d_name) != 2 * OID_LEN - 2)
 				continue;
-			snprintf(full, sizeof(full), "%.2s%s", hex, e->d_name);
+			snprintf(full, sizeof(full), "%.2s%.38s", hex, e->d_name);
 			if (!strncmp(full, hex, len) && hex_to_id(full, 2 * OID_LEN, id) == 0)
 				add_found(id, found, max, &n);
 		}
