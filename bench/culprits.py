@@ -15,6 +15,13 @@
       no-candidate and the first affected release against the true one,
       for the tuning half (odd lines) and the report half (even lines).
 
+  bench/culprits.py ccstable REPO PATCHVER [RANGE]
+      the other side: mainline fixes in RANGE (default v2.6.30..v2.6.35,
+      every 4th) whose message carries Cc: stable, so their developer held
+      that released kernels have the bug; prints how many verdicts name a
+      released kernel affected, with --evidence blame and with all evidence.
+      A ranking tuned on the list above must not buy its numbers here.
+
 The true first affected release is the culprit's first release in kernel
 version order, or none when culprit and fix first shipped in the same
 release (patchver --first-release gives both; it is cross-checked
@@ -130,11 +137,14 @@ def measure(repo, pv, listfile):
     halves = {"tune (odd)": rows[0::2], "report (even)": rows[1::2]}
     print(f"{len(rows)} fixes; patchver --evidence blame {t_blame:.0f} s, "
           f"full triage {t_full:.0f} s (one process per 40 fixes)\n")
+    # the ceiling of any candidate set drawn from the files the fix changes
+    files = {c: set(git(repo, "diff-tree", "--no-commit-id", "-r", "--name-only", c + "^", c).split())
+             for c in {r[0] for r in rows} | {r[1] for r in rows}}
     print("| half | fixes | SZZ top-1 | SZZ in-cand | SZZ none | pv top-1 | pv in-cand | pv none "
-          "| first affected (blame) | first affected (all) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| first affected (blame) | first affected (all) | culprit changes a file of the fix |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, part in halves.items():
-        s = dict(top=0, inc=0, none=0, ptop=0, pinc=0, pnone=0, fb=0, fa=0)
+        s = dict(top=0, inc=0, none=0, ptop=0, pinc=0, pnone=0, fb=0, fa=0, same=0)
         for row in part:
             fix, culprit = row[0], row[1]
             cands = szz_all[fix]
@@ -157,15 +167,34 @@ def measure(repo, pv, listfile):
             got_a = (full.get(fix, {}).get("affected") or ["none"])[0]
             s["fb"] += got_b == truth
             s["fa"] += got_a == truth
+            s["same"] += bool(files[fix] & files[culprit])
         n = len(part)
         print(f"| {name} | {n} | {pct(s['top'], n)} | {pct(s['inc'], n)} | {pct(s['none'], n)} "
               f"| {pct(s['ptop'], n)} | {pct(s['pinc'], n)} | {pct(s['pnone'], n)} "
-              f"| {pct(s['fb'], n)} | {pct(s['fa'], n)} |")
+              f"| {pct(s['fb'], n)} | {pct(s['fa'], n)} | {pct(s['same'], n)} |")
+
+
+def ccstable(repo, pv, rng):
+    fixes = git(repo, "log", "--no-merges", "-i", "-E", "--grep",
+                r"^cc:.*stable@(vger\.)?kernel\.org", "--format=%H", rng).split()[0::4]
+    print(f"{len(fixes)} Cc: stable fixes of {rng} (every 4th)\n")
+    print("| evidence | a released kernel affected | no release affected | uncertain |")
+    print("|---|---|---|---|")
+    for mode in ("blame", None):
+        res = triage(repo, pv, fixes, mode)
+        rel = sum(any(not re.search(r"-rc\d+$", a) for a in r.get("affected") or [])
+                  for r in res.values())
+        none = sum(not r.get("affected") for r in res.values())
+        unc = sum(r.get("confidence") == "uncertain" for r in res.values())
+        n = len(res)
+        print(f"| {mode or 'all'} | {rel} ({pct(rel, n)}) | {none} | {unc} |")
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "list":
         make_list(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "ccstable":
+        ccstable(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "v2.6.30..v2.6.35")
     elif len(sys.argv) >= 4 and sys.argv[1] == "measure":
         measure(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "bench/culprits.txt")
     else:

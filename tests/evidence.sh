@@ -69,6 +69,28 @@ git -C "$repo" checkout -q master
 git -C "$repo" mv a.c renamed.c
 commit "rename a.c" >/dev/null
 tag v3.3
+# Cc: stable with blame: the fix only adds a line in code released in
+# v3.4; the context holds a line changed days before, in the fix's own
+# cycle, which blame alone finds likelier
+lines 1 20 >"$repo/c.c"
+c_old=$(commit "c: the first version")
+tag v3.4-rc1
+tag v3.4
+n=$((n + 30))
+sed -i 's/^int line_12;/int line_12 = 12;/' "$repo/c.c"
+c_new=$(commit "c: give line 12 a value")
+tag v3.5-rc1
+sed -i 's/^int line_9;/int line_9;\nint line_9b;/' "$repo/c.c"
+ccfix=$(commit "c: declare line 9b
+
+Cc: stable@vger.kernel.org")
+# two parts: hunk 1 rewrites a line released in v3.4, hunk 2 adds one next
+# to the line changed in the fix's own cycle (likelier for its age)
+sed -i 's/^int line_3;/int line_3 = 3;/; s/^int line_12 = 12;/int line_12 = 12;\nint line_12b;/' "$repo/c.c"
+ccparts=$(commit "c: line 3 and 12b
+
+Cc: stable@vger.kernel.org")
+tag v3.5-rc2
 
 pv() { "$PATCHVER" -C "$repo" "$@"; }
 r='.results[0]'
@@ -118,6 +140,31 @@ expect_eq "$(jq -r "$r.evidence[] | select(.kind == \"named\") | .not_ancestor" 
 	"newer culprit flagged"
 expect_eq "$(jq -r "$r.evidence_used" <<<"$j")" blame "newer culprit: not used"
 expect_contains "$(pv --triage "$newer_fix")" "not below the fix" "text: newer culprit"
+
+# Cc: stable: the developer holds that released kernels have the bug, so
+# blame's likeliest owner is taken among code older than the fix's cycle
+j=$(pv --json --triage "$ccfix")
+expect_eq "$(jq -r "$r | \"\(.confidence) \(.introducers[0].commit.commit) \(.affected[0]) \(.groups[0].cc_stable_led)\"" <<<"$j")" \
+	"likely $c_old v3.4-rc1 true" "Cc: stable: released code preferred"
+expect_eq "$(jq -r "$r.cc_stable.note" <<<"$j")" "Cc: stable is right" "Cc: stable: agreed"
+expect_contains "$(pv --triage "$ccfix")" "Cc: stable: code older than the fix's release cycle preferred" \
+	"text: Cc: stable led"
+j=$(pv --json --triage --evidence blame "$ccfix")
+expect_eq "$(jq -r "$r | \"\(.introducers[0].commit.commit) \(.groups[0].cc_stable_led)\"" <<<"$j")" \
+	"$c_new false" "--evidence blame: the recent context line wins"
+expect_contains "$(jq -r "$r.verdict" <<<"$j")" "not for stable" "--evidence blame: not for stable"
+expect_eq "$(jq -r "$r.confidence + \": \" + $r.cc_stable.note" <<<"$j")" \
+	"uncertain: Cc: stable may be right: blame is uncertain, older code (from v3.4-rc1) is among what the fix changes" \
+	"--evidence blame: uncertain, so Cc: stable is not called unneeded"
+
+# ... and the part of the fix in released code makes the headline
+j=$(pv --json --triage "$ccparts")
+expect_eq "$(jq -r "[$r.groups[] | \"\(.hunks[0]):\(.introducers[0].commit.commit):\(.cc_stable_led)\"] | join(\" \")" <<<"$j")" \
+	"1:$c_old:true 2:$c_new:false" "Cc: stable: the released part first"
+expect_contains "$(jq -r "$r.verdict" <<<"$j")" "stable candidate: affects 3.4" "Cc: stable: released part's verdict"
+j=$(pv --json --triage --evidence blame "$ccparts")
+expect_eq "$(jq -r "[$r.groups[] | \"\(.hunks[0]):\(.introducers[0].commit.commit)\"] | join(\" \")" <<<"$j")" \
+	"2:$c_new 1:$c_old" "--evidence blame: the likelier recent part first"
 
 # a binary file and a 10,000-line hunk; the file renamed since
 j=$(pv --json --triage "$large")

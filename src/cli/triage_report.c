@@ -79,8 +79,9 @@ static void text_verdicts(struct front *f, const struct triage *t)
 	const struct triage_group *g = &t->groups[0];
 
 	printf("verdict:          %s\n", g->verdict);
-	printf("                  [%s, from %s evidence]\n", confidence_name(g->conf),
-	       g->nintro ? evidence_kind_name(g->used) : "no");
+	printf("                  [%s, from %s evidence%s]\n", confidence_name(g->conf),
+	       g->nintro ? evidence_kind_name(g->used) : "no",
+	       g->cc_led ? "; Cc: stable: code older than the fix's release cycle preferred" : "");
 	if (t->cc_note)
 		printf("                  %s\n", t->cc_note);
 	if (t->ngroups < 2)
@@ -354,6 +355,7 @@ static void json_group(struct front *f, const struct triage *t, const struct tri
 		json_int(j, g->hunks[i] + 1);
 	json_arr_end(j);
 	json_kstr(j, "evidence_used", g->nintro ? evidence_kind_key(g->used) : NULL);
+	json_kbool(j, "cc_stable_led", g->cc_led);
 	json_kstr(j, "confidence", confidence_name(g->conf));
 	json_key(j, "introducers");
 	json_arr_begin(j);

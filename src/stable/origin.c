@@ -34,6 +34,7 @@ struct hunk {
 	unsigned *removed;      /* removed lines per cand */
 	char cycle[32];         /* the dominant's release cycle, "" if none */
 	bool owned;             /* a named culprit owns lines of it */
+	bool cc_led;            /* dominant taken among released code (Cc: stable) */
 	int group;
 };
 
@@ -106,9 +107,64 @@ static bool counts(const struct hunk *x, size_t i)
 	return x->weight[i] || i == x->dominant;
 }
 
-/* Per hunk: who owns its removed/beside lines; which hunks a culprit owns. */
+/*
+ * Was ev's code in a release before the fix's own release cycle began?
+ * Code the fix's cycle brought was never in a released kernel.
+ */
+static bool released_before_fix(const struct triage *t, const struct history *h, size_t ev)
+{
+	uint32_t r = t->ev.v[ev].first_release;
+	char a[32], b[32];
+
+	if (r == NONE)
+		return false;
+	if (t->fix_first == NONE)
+		return true;
+	cycle_of(h, r, a, sizeof(a));
+	cycle_of(h, t->fix_first, b, sizeof(b));
+	return strcmp(a, b) && tags_cmp_version(&h->tags, r, t->fix_first) < 0;
+}
+
+/*
+ * The likeliest candidate of hunk x (ties: more lines, then the evidence
+ * ranked first); SIZE_MAX if none.  With released, a candidate that owns
+ * only context lines counts only if its code was released before the fix.
+ */
+static size_t likeliest(const struct triage *t, const struct history *h,
+			const struct hunk *x, bool released)
+{
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; i < x->ncand; i++) {
+		double a, b;
+		if (released && !x->weight[i] && !released_before_fix(t, h, x->cand[i]))
+			continue;
+		if (best == SIZE_MAX) {
+			best = i;
+			continue;
+		}
+		a = likelihood(t, h, x->cand[i], x->weight[i]);
+		b = likelihood(t, h, x->cand[best], x->weight[best]);
+		if (a > b || (a == b && (x->weight[i] > x->weight[best] ||
+					 (x->weight[i] == x->weight[best] &&
+					  x->cand[i] < x->cand[best]))))
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * Per hunk: who owns its removed/beside lines; which hunks a culprit owns.
+ * released_only: the message says Cc: stable, so the developer holds that
+ * released kernels have the bug.  A commit of the fix's own release cycle
+ * that owns only context lines (weak evidence, which wins on likelihood
+ * for its age) then gives way to released code or to an owner of the
+ * lines the fix changes.  An owner of those lines still decides: the
+ * developer can be wrong (seed 001 was sent to stable for a bug of the
+ * 2.6.34 merge window).
+ */
 static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
-			       const bool *culprit)
+			       const bool *culprit, bool released_only)
 {
 	struct hunk *hk = xcalloc(t->blame.nhunks + 1, sizeof(*hk));
 
@@ -131,19 +187,14 @@ static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
 			if (x->removed[i] && (x->rewritten == SIZE_MAX ||
 					      x->removed[i] > x->removed[x->rewritten]))
 				x->rewritten = i;
-		/* the likeliest; ties: more lines, then the evidence ranked first */
-		for (size_t i = 0; i < x->ncand; i++) {
-			double a, b;
-			if (x->dominant == SIZE_MAX) {
-				x->dominant = i;
-				continue;
+		x->dominant = likeliest(t, h, x, false);
+		if (released_only && x->dominant != SIZE_MAX && !x->weight[x->dominant] &&
+		    !released_before_fix(t, h, x->cand[x->dominant])) {
+			size_t old = likeliest(t, h, x, true);
+			if (old != SIZE_MAX) {
+				x->dominant = old;
+				x->cc_led = true;
 			}
-			a = likelihood(t, h, x->cand[i], x->weight[i]);
-			b = likelihood(t, h, x->cand[x->dominant], x->weight[x->dominant]);
-			if (a > b || (a == b && (x->weight[i] > x->weight[x->dominant] ||
-						 (x->weight[i] == x->weight[x->dominant] &&
-						  x->cand[i] < x->cand[x->dominant]))))
-				x->dominant = i;
 		}
 		if (x->dominant != SIZE_MAX)
 			cycle_of(h, t->ev.v[x->cand[x->dominant]].first_release,
@@ -178,6 +229,7 @@ static void add_hunk(struct triage_group *g, struct hunk *hk, unsigned k, int gi
 	g->hunks = xrealloc(g->hunks, (g->nhunks + 1) * sizeof(*g->hunks));
 	g->hunks[g->nhunks++] = k;
 	g->weight += hk[k].total;
+	g->cc_led |= hk[k].cc_led;
 	hk[k].group = gi;
 }
 
@@ -339,15 +391,34 @@ static int cmp_likelihood(const void *a, const void *b)
 	return x->likelihood != y->likelihood ? (x->likelihood > y->likelihood ? -1 : 1) : 0;
 }
 
+/*
+ * With Cc: stable, the headline is the likeliest group whose code was
+ * released before the fix, if there is one: the part of the fix that
+ * explains the developer's claim (the others follow, likeliest first).
+ */
+static void released_first(struct triage *t, const struct history *h)
+{
+	for (size_t i = 0; i < t->ngroups; i++) {
+		struct triage_group g = t->groups[i];
+		if (!g.nintro || !released_before_fix(t, h, g.intro[0]))
+			continue;
+		memmove(t->groups + 1, t->groups, i * sizeof(*t->groups));
+		t->groups[0] = g;
+		t->groups[0].cc_led |= i > 0;
+		return;
+	}
+}
+
 void origin_group(struct triage *t, const struct history *h, enum evidence_mode mode)
 {
 	bool *culprit = xcalloc(t->ev.nr + 1, 1);
+	bool released_only = mode != EVIDENCE_BLAME && t->ev.cc_stable;
 	enum evidence_kind tier = EV_BLAME;
 	struct hunk *hk;
 
 	if (mode != EVIDENCE_BLAME)
 		tier = message_culprits(t, culprit);
-	hk = scan_hunks(t, h, culprit);
+	hk = scan_hunks(t, h, culprit, released_only);
 	if (tier != EV_BLAME) {
 		struct triage_group *g = new_group(t);
 		bool owns_any = false;
@@ -369,6 +440,8 @@ void origin_group(struct triage *t, const struct history *h, enum evidence_mode 
 		blame_groups(t, h, hk, CONF_LIKELY);
 		if (t->ngroups > 1)
 			qsort(t->groups, t->ngroups, sizeof(*t->groups), cmp_likelihood);
+		if (released_only)
+			released_first(t, h);
 	}
 	if (!t->ngroups)
 		new_group(t)->conf = CONF_NONE;     /* no introducer: unknown */

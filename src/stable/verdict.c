@@ -167,7 +167,13 @@ void triage_verdict(struct triage *t, const struct history *h)
 		if (!i)
 			stable = s;
 	}
-	if (ev->cc_stable && known && !stable)
+	if (ev->cc_stable && known && !stable && t->groups[0].conf == CONF_UNCERTAIN &&
+	    t->groups[0].oldest != NONE)
+		/* too weak to tell the developer's Cc: stable it was wrong */
+		sbuf_addf(&cc, "Cc: stable may be right: blame is uncertain, older "
+			  "code (from %s) is among what the fix changes",
+			  tag_name(h, t->groups[0].oldest));
+	else if (ev->cc_stable && known && !stable)
 		sbuf_adds(&cc, "Cc: stable was not needed: no released kernel had the bug");
 	else if (ev->cc_stable && stable)
 		sbuf_addf(&cc, "Cc: stable is right%s%s", *ev->cc_hint ? " (hint: " : "",
