@@ -91,6 +91,20 @@ ccparts=$(commit "c: line 3 and 12b
 
 Cc: stable@vger.kernel.org")
 tag v3.5-rc2
+# a fix of a bug its own cycle brought (named: not for stable), which the
+# stable team backported all the same
+sed -i 's/^int line_15;/int line_15 = 15;/' "$repo/c.c"
+ownfix=$(commit "c: line 15
+
+Introduced by ${c_new:0:12}.")
+tag v3.5-rc3
+git -C "$repo" checkout -q -b stable-3.4 v3.4
+sed -i 's/^int line_15;/int line_15 = 15;/' "$repo/c.c"
+commit "c: line 15
+
+commit $ownfix upstream." >/dev/null
+tag v3.4.1
+git -C "$repo" checkout -q master
 
 pv() { "$PATCHVER" -C "$repo" "$@"; }
 r='.results[0]'
@@ -165,6 +179,14 @@ expect_contains "$(jq -r "$r.verdict" <<<"$j")" "stable candidate: affects 3.4" 
 j=$(pv --json --triage --evidence blame "$ccparts")
 expect_eq "$(jq -r "[$r.groups[] | \"\(.hunks[0]):\(.introducers[0].commit.commit)\"] | join(\" \")" <<<"$j")" \
 	"2:$c_new 1:$c_old" "--evidence blame: the likelier recent part first"
+
+# the stable team's backport against a not-for-stable verdict is flagged
+j=$(pv --json --triage "$ownfix")
+expect_eq "$(jq -r "$r.confidence + \": \" + $r.verdict" <<<"$j")" \
+	"certain: not for stable: introduced in the v3.5 merge window (v3.5-rc1), fixed before v3.5; no released kernel affected" \
+	"own-cycle fix: not for stable"
+expect_eq "$(jq -r "$r.cc_stable.note" <<<"$j")" "backported to stable all the same (v3.4.1): check" \
+	"own-cycle fix: the backport flagged"
 
 # a binary file and a 10,000-line hunk; the file renamed since
 j=$(pv --json --triage "$large")

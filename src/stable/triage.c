@@ -182,11 +182,27 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 	memset(t, 0, sizeof(*t));
 	t->fix = fix;
 	t->fix_first = UINT32_MAX;
+	t->backport_first = NONE;
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return error(EXIT_CORRUPT, "cannot read the diff of %s: %s",
 			     git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
 	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	return 0;
+}
+
+/* The earliest stable tag that carries a backport of the fix, or NONE. */
+static uint32_t first_stable_backport(const struct triage *t, struct history *h,
+				      struct contain *c)
+{
+	uint32_t best = NONE;
+
+	for (size_t b = 0; b < t->nbackports; b++) {
+		uint32_t r = contain_first_release(c, t->backports[b]);
+		if (r != NONE && kver_is_stable(&h->tags.v[r].ver) &&
+		    (best == NONE || tags_cmp_version(&h->tags, r, best) < 0))
+			best = r;
+	}
+	return best;
 }
 
 int triage_run(struct triage *t, struct history *h, struct contain *c,
@@ -210,6 +226,7 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 			t->ev.v[i].first_release = contain_first_release(c, t->ev.v[i].commit);
 	origin_group(t, h, mode);
 	t->nbackports = match_backports(h, c, fix, &t->fixp, &t->backports);
+	t->backport_first = first_stable_backport(t, h, c);
 	fixed = xcalloc(h->tags.nr + 1, 1);
 	mark_tags(c, t->fix, fixed);
 	for (size_t b = 0; b < t->nbackports; b++)

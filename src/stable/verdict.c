@@ -182,5 +182,9 @@ void triage_verdict(struct triage *t, const struct history *h)
 		sbuf_adds(&cc, "no Cc: stable tag, yet released kernels have the bug");
 	if (ev->cc_stable && stable && *ev->cc_hint)
 		sbuf_adds(&cc, ")");
+	/* the stable team's own judgement, when it went the other way */
+	if (known && !stable && t->backport_first != NONE)
+		sbuf_addf(&cc, "%sbackported to stable all the same (%s): check", cc.len ? "; " : "",
+			  tag_name(h, t->backport_first));
 	t->cc_note = cc.buf;
 }

@@ -83,6 +83,7 @@ struct triage {
 	struct blame_result blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
+	uint32_t backport_first;            /* earliest stable tag with a backport */
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;
 	char *cc_note;                      /* the Cc: stable tag against the verdict */
