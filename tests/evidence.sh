@@ -77,17 +77,22 @@ c_old=$(commit "c: the first version")
 tag v3.4-rc1
 tag v3.4
 n=$((n + 30))
-sed -i 's/^int line_12;/int line_12 = 12;/' "$repo/c.c"
-c_new=$(commit "c: give line 12 a value")
+sed -i 's/^int line_12;/int line_12 = 12;/; s/^int line_13;/int line_13 = 13;/' "$repo/c.c"
+c_new=$(commit "c: give lines 12 and 13 values")
 tag v3.5-rc1
 sed -i 's/^int line_9;/int line_9;\nint line_9b;/' "$repo/c.c"
 ccfix=$(commit "c: declare line 9b
 
 Cc: stable@vger.kernel.org")
-# two parts: hunk 1 rewrites a line released in v3.4, hunk 2 adds one next
-# to the line changed in the fix's own cycle (likelier for its age)
+# two parts: hunk 1 rewrites a line released in v3.4, hunk 2 adds one
+# between two lines changed in the fix's own cycle (stronger evidence)
 sed -i 's/^int line_3;/int line_3 = 3;/; s/^int line_12 = 12;/int line_12 = 12;\nint line_12b;/' "$repo/c.c"
 ccparts=$(commit "c: line 3 and 12b
+
+Cc: stable@vger.kernel.org")
+# a tie: one line beside it from the fix's cycle, one released in v3.4
+sed -i 's/^int line_13 = 13;/int line_13 = 13;\nint line_13b;/' "$repo/c.c"
+cctie=$(commit "c: declare line 13b
 
 Cc: stable@vger.kernel.org")
 tag v3.5-rc2
@@ -179,6 +184,13 @@ expect_contains "$(jq -r "$r.verdict" <<<"$j")" "stable candidate: affects 3.4" 
 j=$(pv --json --triage --evidence blame "$ccparts")
 expect_eq "$(jq -r "[$r.groups[] | \"\(.hunks[0]):\(.introducers[0].commit.commit)\"] | join(\" \")" <<<"$j")" \
 	"2:$c_new 1:$c_old" "--evidence blame: the likelier recent part first"
+
+# ... and on a tie, the developer's Cc: stable decides for released code
+j=$(pv --json --triage "$cctie")
+expect_eq "$(jq -r "$r | \"\(.confidence) \(.introducers[0].commit.commit) \(.groups[0].cc_stable_led)\"" <<<"$j")" \
+	"uncertain $c_old true" "Cc: stable: a tie goes to released code"
+j=$(pv --json --triage --evidence blame "$cctie")
+expect_eq "$(jq -r "$r.introducers[0].commit.commit" <<<"$j")" "$c_new" "--evidence blame: a tie goes to the recent"
 
 # the stable team's backport against a not-for-stable verdict is flagged
 j=$(pv --json --triage "$ownfix")

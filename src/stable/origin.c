@@ -127,17 +127,18 @@ static bool released_before_fix(const struct triage *t, const struct history *h,
 
 /*
  * The likeliest candidate of hunk x (ties: more lines, then the evidence
- * ranked first); SIZE_MAX if none.  With released, a candidate that owns
- * only context lines counts only if its code was released before the fix.
+ * ranked first) owning at least min_weight removed/beside lines, among
+ * code released before the fix only with released; SIZE_MAX if none.
  */
 static size_t likeliest(const struct triage *t, const struct history *h,
-			const struct hunk *x, bool released)
+			const struct hunk *x, bool released, unsigned min_weight)
 {
 	size_t best = SIZE_MAX;
 
 	for (size_t i = 0; i < x->ncand; i++) {
 		double a, b;
-		if (released && !x->weight[i] && !released_before_fix(t, h, x->cand[i]))
+		if (x->weight[i] < min_weight ||
+		    (released && !released_before_fix(t, h, x->cand[i])))
 			continue;
 		if (best == SIZE_MAX) {
 			best = i;
@@ -154,14 +155,29 @@ static size_t likeliest(const struct triage *t, const struct history *h,
 }
 
 /*
- * Per hunk: who owns its removed/beside lines; which hunks a culprit owns.
- * released_only: the message says Cc: stable, so the developer holds that
- * released kernels have the bug.  A commit of the fix's own release cycle
- * that owns only context lines (weak evidence, which wins on likelihood
- * for its age) then gives way to released code or to an owner of the
- * lines the fix changes.  An owner of those lines still decides: the
- * developer can be wrong (seed 001 was sent to stable for a bug of the
- * 2.6.34 merge window).
+ * The message says Cc: stable: the developer holds that released kernels
+ * have the bug.  x's likeliest owner came with the fix's own release
+ * cycle, so it wins on recency; it gives way to released code that owns
+ * as many of the lines the fix removes or extends, and, when it owns only
+ * context lines, to an owner of such lines.  An owner of more of them
+ * still decides: the developer can be wrong (seed 001 was sent to stable
+ * for a bug of the 2.6.34 merge window).
+ */
+static void prefer_released(const struct triage *t, const struct history *h, struct hunk *x)
+{
+	size_t pick = likeliest(t, h, x, true, x->weight[x->dominant]);
+
+	if (pick == SIZE_MAX && !x->weight[x->dominant])
+		pick = likeliest(t, h, x, false, 1);
+	if (pick != SIZE_MAX) {
+		x->dominant = pick;
+		x->cc_led = true;
+	}
+}
+
+/*
+ * Per hunk: who owns its removed/beside lines; which hunks a culprit owns;
+ * with released_only (Cc: stable), see prefer_released().
  */
 static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
 			       const bool *culprit, bool released_only)
@@ -187,15 +203,10 @@ static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
 			if (x->removed[i] && (x->rewritten == SIZE_MAX ||
 					      x->removed[i] > x->removed[x->rewritten]))
 				x->rewritten = i;
-		x->dominant = likeliest(t, h, x, false);
-		if (released_only && x->dominant != SIZE_MAX && !x->weight[x->dominant] &&
-		    !released_before_fix(t, h, x->cand[x->dominant])) {
-			size_t old = likeliest(t, h, x, true);
-			if (old != SIZE_MAX) {
-				x->dominant = old;
-				x->cc_led = true;
-			}
-		}
+		x->dominant = likeliest(t, h, x, false, 0);
+		if (released_only && x->dominant != SIZE_MAX &&
+		    !released_before_fix(t, h, x->cand[x->dominant]))
+			prefer_released(t, h, x);
 		if (x->dominant != SIZE_MAX)
 			cycle_of(h, t->ev.v[x->cand[x->dominant]].first_release,
 				 x->cycle, sizeof(x->cycle));
