@@ -166,7 +166,7 @@ j=$(pv --json --triage "$ccfix")
 expect_eq "$(jq -r "$r | \"\(.confidence) \(.introducers[0].commit.commit) \(.affected[0]) \(.groups[0].cc_stable_led)\"" <<<"$j")" \
 	"likely $c_old v3.4-rc1 true" "Cc: stable: released code preferred"
 expect_eq "$(jq -r "$r.cc_stable.note" <<<"$j")" "Cc: stable is right" "Cc: stable: agreed"
-expect_contains "$(pv --triage "$ccfix")" "Cc: stable: code older than the fix's release cycle preferred" \
+expect_contains "$(pv --triage "$ccfix")" "[likely, from blame evidence read with the message's Cc: stable]" \
 	"text: Cc: stable led"
 j=$(pv --json --triage --evidence blame "$ccfix")
 expect_eq "$(jq -r "$r | \"\(.introducers[0].commit.commit) \(.groups[0].cc_stable_led)\"" <<<"$j")" \

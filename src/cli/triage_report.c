@@ -81,7 +81,7 @@ static void text_verdicts(struct front *f, const struct triage *t)
 	printf("verdict:          %s\n", g->verdict);
 	printf("                  [%s, from %s evidence%s]\n", confidence_name(g->conf),
 	       g->nintro ? evidence_kind_name(g->used) : "no",
-	       g->cc_led ? "; Cc: stable: code older than the fix's release cycle preferred" : "");
+	       g->cc_led ? " read with the message's Cc: stable" : "");
 	if (t->cc_note)
 		printf("                  %s\n", t->cc_note);
 	if (t->ngroups < 2)

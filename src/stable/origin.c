@@ -34,7 +34,7 @@ struct hunk {
 	unsigned *removed;      /* removed lines per cand */
 	char cycle[32];         /* the dominant's release cycle, "" if none */
 	bool owned;             /* a named culprit owns lines of it */
-	bool cc_led;            /* dominant taken among released code (Cc: stable) */
+	bool cc_led;            /* dominant changed by the message's Cc: stable */
 	int group;
 };
 
