@@ -5,8 +5,8 @@
 #     fix's hunk that rewrites older code gets its own, weaker verdict;
 #   - a culprit named by its quoted subject ('the regression created by
 #     "..." commit') is found among the ancestors touching the same file;
-#   - shas that name a tree, a blob, nothing, or a commit newer than the
-#     fix are reported, never used;
+#   - shas that name a tree, a blob, nothing, two objects, or a commit newer
+#     than the fix are reported, never used;
 #   - --evidence blame ignores the message; --evidence message ignores blame;
 #   - a binary file and a 10,000-line hunk in the fix, and a fix whose file
 #     was renamed since: no crash, an answer.
@@ -110,6 +110,14 @@ commit "c: line 15
 commit $ownfix upstream." >/dev/null
 tag v3.4.1
 git -C "$repo" checkout -q master
+# a sha that names two objects: blobs whose ids share 8 hex digits (the
+# first pair among the contents "ambiguous N", N = 0, 1, ...)
+printf 'ambiguous 46438\n' | git -C "$repo" hash-object -w --stdin >/dev/null
+printf 'ambiguous 146689\n' | git -C "$repo" hash-object -w --stdin >/dev/null
+sed -i 's/^int line_18;/int line_18 = 18;/' "$repo/c.c"
+ambig=$(commit "c: line 18
+
+Caused by commit 59830d35.")
 
 pv() { "$PATCHVER" -C "$repo" "$@"; }
 r='.results[0]'
@@ -191,6 +199,14 @@ expect_eq "$(jq -r "$r | \"\(.confidence) \(.introducers[0].commit.commit) \(.gr
 	"uncertain $c_old true" "Cc: stable: a tie goes to released code"
 j=$(pv --json --triage --evidence blame "$cctie")
 expect_eq "$(jq -r "$r.introducers[0].commit.commit" <<<"$j")" "$c_new" "--evidence blame: a tie goes to the recent"
+
+# a sha that is ambiguous: reported as such, not used
+expect_contains "$(git -C "$repo" cat-file -t 59830d35 2>&1)" "ambiguous" "fixture: 59830d35 is ambiguous to git"
+j=$(pv --json --triage "$ambig")
+expect_eq "$?" 0 "ambiguous sha: exit"
+expect_eq "$(jq -r "[$r.evidence[] | select(.unresolved) | \"\(.ref) \(.unresolved)\"] | join(\", \")" <<<"$j")" \
+	"59830d35 ambiguous" "ambiguous sha reported"
+expect_eq "$(jq -r "$r.evidence_used" <<<"$j")" blame "ambiguous sha: not used"
 
 # the stable team's backport against a not-for-stable verdict is flagged
 j=$(pv --json --triage "$ownfix")
