@@ -107,6 +107,18 @@ static bool counts(const struct hunk *x, size_t i)
 	return x->weight[i] || i == x->dominant;
 }
 
+/* Is release a of an earlier release cycle than release b? */
+static bool cycle_before(const struct history *h, uint32_t a, uint32_t b)
+{
+	char x[32], y[32];
+
+	if (tags_cmp_version(&h->tags, a, b) >= 0)
+		return false;
+	cycle_of(h, a, x, sizeof(x));
+	cycle_of(h, b, y, sizeof(y));
+	return strcmp(x, y) != 0;
+}
+
 /*
  * Was ev's code in a release before the fix's own release cycle began?
  * Code the fix's cycle brought was never in a released kernel.
@@ -114,15 +126,8 @@ static bool counts(const struct hunk *x, size_t i)
 static bool released_before_fix(const struct triage *t, const struct history *h, size_t ev)
 {
 	uint32_t r = t->ev.v[ev].first_release;
-	char a[32], b[32];
 
-	if (r == NONE)
-		return false;
-	if (t->fix_first == NONE)
-		return true;
-	cycle_of(h, r, a, sizeof(a));
-	cycle_of(h, t->fix_first, b, sizeof(b));
-	return strcmp(a, b) && tags_cmp_version(&h->tags, r, t->fix_first) < 0;
+	return r != NONE && (t->fix_first == NONE || cycle_before(h, r, t->fix_first));
 }
 
 /*
@@ -386,14 +391,7 @@ static bool older_cycle(const struct triage *t, const struct history *h,
 		if (r != NONE && (earliest == NONE || tags_cmp_version(&h->tags, r, earliest) < 0))
 			earliest = r;
 	}
-	if (dom == NONE || earliest == NONE || tags_cmp_version(&h->tags, dom, earliest) >= 0)
-		return false;
-	{
-		char a[32], b[32];
-		cycle_of(h, dom, a, sizeof(a));
-		cycle_of(h, earliest, b, sizeof(b));
-		return strcmp(a, b) != 0;
-	}
+	return dom != NONE && earliest != NONE && cycle_before(h, dom, earliest);
 }
 
 static int cmp_likelihood(const void *a, const void *b)
