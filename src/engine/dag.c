@@ -264,10 +264,6 @@ static int64_t committer_date(const char *line, const char *end)
 	return strtoll(gt, NULL, 10);
 }
 
-/*
- * Commit idx's header from the commit-graph, as git takes it from there
- * (git ignores the graph in shallow repositories, and so does this).
- */
 /* What graph_pos[] holds for a commit git's commit-graph lacks. */
 #define NOT_IN_GRAPH UINT32_MAX
 
@@ -297,6 +293,10 @@ uint32_t dag_graph_pos(struct dag *dag, uint32_t idx)
 	return pos;
 }
 
+/*
+ * Commit idx's header from the commit-graph, as git takes it from there
+ * (git ignores the graph in shallow repositories, and so does this).
+ */
 static bool from_graph(struct dag *dag, uint32_t idx)
 {
 	git_oid tree, parents[64];
