@@ -65,8 +65,8 @@ struct triage_group {
 	uint32_t oldest, newest;    /* first releases the group's blame spans */
 	unsigned weight;            /* removed + beside lines of its hunks */
 	double likelihood;          /* of its likeliest introducer (blame groups) */
-	bool cc_led;                /* blame read with the message's Cc: stable:
-				       released code preferred over newer */
+	bool cc_led;                /* the message's Cc: stable changed which
+				       blame owner decides, or made it headline */
 	uint32_t *affected;         /* release tags, version order */
 	size_t naffected;
 	struct release_fit *fits;   /* one per affected release (headline only) */
