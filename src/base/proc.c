@@ -82,7 +82,8 @@ int proc_run_watched(char *const argv[], const char *cwd, const char *log, int t
 {
 	unsigned ticks = 0;
 	double start = now();
-	int status;
+	int status = 0, wait_errno = 0;
+	bool reaped = false;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -100,10 +101,18 @@ int proc_run_watched(char *const argv[], const char *cwd, const char *log, int t
 	child_pgid = pid;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
+		if (w == pid) {
+			reaped = true;
 			break;
-		if (w < 0 && errno != EINTR)
+		}
+		/*
+		 * Any error but EINTR (ECHILD: the child was reaped elsewhere,
+		 * SIGCHLD ignored) means its status can never be known.
+		 */
+		if (w < 0 && errno != EINTR) {
+			wait_errno = errno;
 			break;
+		}
 		if (timeout && now() - start > timeout && !r->timed_out) {
 			r->timed_out = true;
 			kill(-pid, SIGKILL);
@@ -119,6 +128,10 @@ int proc_run_watched(char *const argv[], const char *cwd, const char *log, int t
 	child_pgid = 0;
 	r->seconds = now() - start;
 	r->interrupted = stop_requested != 0;
+	if (!reaped) {
+		errno = wait_errno;
+		return -1;
+	}
 	if (WIFEXITED(status) && !r->timed_out)
 		r->exit_code = WEXITSTATUS(status);
 	return 0;

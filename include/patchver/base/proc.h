@@ -24,8 +24,10 @@ bool proc_interrupted(void);
 
 /*
  * Run argv (PATH searched) in cwd (NULL: here), output appended to log
- * (NULL: discarded), timeout in seconds (0: none).  Returns 0 if it could
- * be started, -1 (errno set) if not.
+ * (NULL: discarded), timeout in seconds (0: none).  Returns 0 when it ran
+ * and its end was seen; -1 (errno set) when it could not be started, or
+ * when waiting for it failed (its exit status is then unknown, r->exit_code
+ * stays -1, and the process group has been killed).
  */
 int proc_run(char *const argv[], const char *cwd, const char *log, int timeout,
 	     struct proc_result *r);
