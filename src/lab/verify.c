@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <glob.h>
 
+#include "patchver/base/cachedir.h"
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
@@ -516,19 +517,12 @@ int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts
 	return ret;
 }
 
+/* du -sk: 0 for a cache that does not exist yet */
 static long long du(const char *path)
 {
-	char *cmd = xstrfmt("du -sk '%s' 2>/dev/null", path);
-	FILE *p = popen(cmd, "r");
-	long long kb = 0;
+	long long kib = cachedir_usage_kib(path);
 
-	if (p) {
-		if (fscanf(p, "%lld", &kb) != 1)
-			kb = 0;
-		pclose(p);
-	}
-	free(cmd);
-	return kb;
+	return kib < 0 ? 0 : kib;
 }
 
 int verify_cache_clean(void)
