@@ -31,6 +31,11 @@ expect_eq "$(jq -r "$c[3].build.cached" <<<"$j")" true "demo: an identical state
 log=$(jq -r "$c[1].boot.log" <<<"$j")
 expect_contains "$(cat "$log")" "PATCHVER-SUMMARY pass=9 fail=3" "demo: the serial log is kept"
 expect_contains "$(jq -r .command "$(jq -r "$c[1].boot.record" <<<"$j")")" "-no-reboot" "demo: the boot record has the command"
+# the guest reaches nothing outside: no network device, no shared host directory
+{ jq -r .command "$(jq -r "$c[1].boot.record" <<<"$j")"; jq -r "$c[].boot.command" <<<"$j"; } >"$tmp/cmds"
+expect_eq "$(grep -c -- ' -nic none' "$tmp/cmds")" "$(wc -l <"$tmp/cmds")" "demo: every qemu runs with -nic none"
+expect_eq "$(grep -cE -- ' -(netdev|net|device|virtfs|fsdev|drive|hd[a-d]|usb)( |$)' "$tmp/cmds")" 0 \
+	"demo: no network device, shared directory or disk given to the guest"
 no_strays
 expect_eq "$?" 0 "demo: no make or qemu left running"
 

@@ -94,8 +94,14 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 	     const char *accel, int timeout, int cpus, struct boot_result *r)
 {
 	char smp[16];
+	/*
+	 * Reproducers come from other people and run as root: the guest gets
+	 * no network device (QEMU would add a user-mode NIC by default) and
+	 * shares no host directory.
+	 */
 	char *argv[] = { QEMU, "-kernel", (char *)kernel, "-initrd", (char *)initrd,
 			 "-append", "console=ttyS0 panic=-1", "-nographic", "-no-reboot",
+			 "-nic", "none",
 			 "-m", "256M", "-accel", (char *)accel, cpus > 1 ? "-smp" : NULL, smp, NULL };
 	struct sbuf cmd = SBUF_INIT;
 	struct boot_panic_watch watch = { .log = log };
