@@ -127,16 +127,29 @@ mkdir -p "$tmp/kt/arch/x86" && echo 'config X86' > "$tmp/kt/arch/x86/Kconfig"
 printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n' > "$tmp/kt/Makefile"
 git -C "$tmp/kt" init -q && git -C "$tmp/kt" add -A &&
 	git -C "$tmp/kt" -c user.name=t -c user.email=t@t commit -qm kt
-if command -v qemu-system-x86_64 >/dev/null && command -v flock >/dev/null; then
-	flock "$cache/patchver/lock" sleep 3 &
-	sleep 0.5
-	start=$(date +%s)
-	XDG_CACHE_HOME=$cache "$PATCHVER" --prepare-tree --kernel-tree "$tmp/kt" >/dev/null 2>"$tmp/err"
-	expect_eq "$?" 0 "a second run on a locked cache: completes"
-	expect_contains "$(cat "$tmp/err")" "waiting for another patchver run" "a second run says it waits"
-	expect_eq "$([ $(( $(date +%s) - start )) -ge 2 ] && echo waited)" waited "it waited for the lock"
-	wait
-fi
+# (qemu and flock are what tools/setup.sh installs: a missing one fails here)
+flock "$cache/patchver/lock" sleep 3 &
+sleep 0.5
+start=$(date +%s)
+XDG_CACHE_HOME=$cache "$PATCHVER" --prepare-tree --kernel-tree "$tmp/kt" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 0 "a second run on a locked cache: completes ($(tail -1 "$tmp/err"))"
+expect_contains "$(cat "$tmp/err")" "waiting for another patchver run" "a second run says it waits"
+expect_eq "$([ $(( $(date +%s) - start )) -ge 2 ] && echo waited)" waited "it waited for the lock"
+wait
+
+# --- the cache measured without a shell: a path with a quote and $(...) in it
+# runs nothing; hard links (the work trees are cp -al copies) count once, as du
+odd="$tmp/it's \$(touch MARK)"
+mkdir -p "$odd/patchver/images/k" "$odd/patchver/boots" "$odd/patchver/trees"
+head -c 5242880 /dev/zero >"$odd/patchver/trees/pristine"
+ln "$odd/patchver/trees/pristine" "$odd/patchver/trees/work"
+head -c 3145728 /dev/zero >"$odd/patchver/images/k/bzImage"
+out=$(cd "$tmp" && XDG_CACHE_HOME=$odd "$PATCHVER" --cache-clean 2>&1)
+expect_eq "$?" 0 "--cache-clean on a cache path with a quote"
+expect_eq "$(ls "$tmp/MARK" "$odd/MARK" "$odd/patchver/MARK" 2>/dev/null)" "" "nothing in the path ran"
+expect_contains "$out" "cache $odd/patchver: 5 MiB, freed 3 MiB" "sizes as du -sk counts them"
+expect_eq "$(ls "$odd/patchver/trees")" "$(printf 'pristine\nwork')" "the kernel trees stay"
+
 # --- reproducers: each refused before any kernel is built (exit 2), in a cache of its own
 rcache=$tmp/rcache
 rv() { XDG_CACHE_HOME=$rcache "$PATCHVER" -C "$repo" --verify-boot "$fix" "$@"; }

@@ -38,7 +38,8 @@ expect_error 2 "no other mode" -C "$repo" --triage --describe HEAD
 
 # a repository without tags
 git init -q --bare "$tmp/notags.git"
-c=$(git -C "$tmp/notags.git" commit-tree -m x "$(git -C "$tmp/notags.git" mktree </dev/null)")
+c=$(GIT_AUTHOR_DATE='1262304000 +0000' GIT_COMMITTER_DATE='1262304000 +0000' \
+	git -C "$tmp/notags.git" commit-tree -m x "$(git -C "$tmp/notags.git" mktree </dev/null)")
 git -C "$tmp/notags.git" update-ref refs/heads/master "$c"
 expect_error 8 "repository '$tmp/notags.git' has no tags" -C "$tmp/notags.git" master
 

@@ -98,7 +98,7 @@ expect_eq "$quick" "$total" "quick path with a commit-graph: every answer"
 # a tag the graph lacks makes the run load the history instead; both as the index says
 for state in all-in-graph new-tag-outside; do
 	if [ $state = new-tag-outside ]; then
-		late=$(git -C "$repo" commit-tree -p "$old_commit" -m late "$(git -C "$repo" rev-parse "$old_commit^{tree}")")
+		late=$(GIT_AUTHOR_DATE='1893456000 +0000' GIT_COMMITTER_DATE='1893456000 +0000' git -C "$repo" commit-tree -p "$old_commit" -m late "$(git -C "$repo" rev-parse "$old_commit^{tree}")")
 		git -C "$repo" tag v9.9 "$late"
 	fi
 	"$PATCHVER" -C "$repo" --index > /dev/null 2>&1
@@ -145,7 +145,7 @@ expect_files_same "$tmp/git-s1" "$tmp/pv-s1" "a symbolic tag and a lock file: si
 # headers longer than what peeling reads first (512 bytes): an octopus of
 # 12 parents under an annotated tag whose tagger line alone is 600 bytes
 parents=$(head -12 "$tmp/sample" | sed 's/^/-p /' | tr '\n' ' ')
-octo=$(GIT_COMMITTER_DATE='2030-01-01T00:00:00' git -C "$repo" commit-tree \
+octo=$(GIT_AUTHOR_DATE='2030-01-01T00:00:00' GIT_COMMITTER_DATE='2030-01-01T00:00:00' git -C "$repo" commit-tree \
 	"$(git -C "$repo" rev-parse "$(head -1 "$tmp/sample")^{tree}")" $parents -m octopus)
 long=$(printf 'object %s\ntype commit\ntag zz-long\ntagger %s <l@o.ng> 1893456000 +0000\n\nlong\n' \
 	"$octo" "$(printf 'x%.0s' $(seq 600))" | git -C "$repo" hash-object -t tag -w --stdin)

@@ -6,6 +6,13 @@ failures=0
 : "${PATCHVER:?PATCHVER must name the patchver binary}"
 : "${FIXTURES:?FIXTURES must name the fixture directory}"
 
+# Nothing of the machine's user: the tests run with a stand-in HOME (no
+# ~/.gitconfig), so every object a test writes carries this identity, and a
+# date where it matters (GIT_*_DATE, set by the test).
+export GIT_AUTHOR_NAME="Patchver Test" GIT_AUTHOR_EMAIL="test@patchver.invalid"
+export GIT_COMMITTER_NAME="Patchver Test" GIT_COMMITTER_EMAIL="test@patchver.invalid"
+export GIT_CONFIG_NOSYSTEM=1
+
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 pass() { passes=$((passes + 1)); }
 

@@ -18,4 +18,6 @@ for r in demo small small2 large; do
 	git -C "$out/$r-graph.git" commit-graph write --reachable --changed-paths 2>/dev/null
 	test -f "$out/$r-graph.git/objects/info/commit-graph"
 done
+# the stand-in user every test runs as (HOME), with a cache of theirs
+"$(dirname "$0")/user-cache.sh" make "$out/home"
 echo "fixtures in $out"

@@ -53,10 +53,13 @@ demo)
 test)
 	PACKAGES="$PACKAGES $BOOT_PACKAGES $TEST_PACKAGES"
 	install_packages
-	build build
+	# the kernel tests' own cache, kept between runs and never the user's
+	# patchver cache (tests/CMakeLists.txt)
+	test_cache=${PATCHVER_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/patchver-tests}
+	build build -DPATCHVER_TEST_CACHE="$test_cache"
 	# Every test runs on the sanitizer build (leaks reported too), except
 	# the kernel boots, which run once, on the normal build.
-	build build-asan -DPATCHVER_SANITIZE=ON
+	build build-asan -DPATCHVER_SANITIZE=ON -DPATCHVER_TEST_CACHE="$test_cache"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -LE 'boot|package'
 	# the .deb, from the normal build's sources and configuration
