@@ -13,7 +13,7 @@
  * As builtin/blame.c without -M/-C: the lines asked for are followed down
  * the file's history, newest commit first; a commit passes all of them to
  * the first parent holding the same blob, else each parent in turn takes
- * the lines its diff (xdiff, no context, indent heuristic) leaves
+ * the lines its diff (libgit2's, no context, indent heuristic) leaves
  * unchanged, and the lines left are the commit's.  A parent without the
  * path gets the lines when a rename detection (git's 50%) finds the file
  * there under another name.  Only the lines asked for are followed, and a
