@@ -103,6 +103,40 @@ mb=$(( $(tail -1 "$tmp/rss") / 1024 ))
 expect_eq "$lines" "$(wc -l < "$tmp/million")" "--stdin --name-rev: every line annotated, as git --annotate-stdin"
 expect_eq "$([ "$mb" -lt 1000 ] && echo bounded)" bounded "--stdin a million revs: peak memory ${mb} MB"
 
+# --- replace refs and grafts gone wrong: as git answers, or one line where git dies
+rb=$tmp/replace-bad.git
+cp -a "$small" "$rb"
+git -C "$small" rev-list --all >"$tmp/small-revs"
+m=$(sed -n 100p "$tmp/small-revs") n=$(sed -n 101p "$tmp/small-revs") x=$(sed -n 300p "$tmp/small-revs")
+before=$(find "$rb" -type f | sort | xargs md5sum | md5sum)
+mkdir -p "$rb/refs/replace"
+echo 1111111111111111111111111111111111111111 >"$rb/refs/replace/$m"
+git -C "$rb" describe --contains "$x" >/dev/null 2>"$tmp/git-err"
+expect_eq "$?" 128 "git dies on a replacement that does not exist"
+one_line 9 "replacement 1111111111111111111111111111111111111111 not found for $m" -C "$rb" --describe "$x"
+one_line 9 "replacement 1111111111111111111111111111111111111111 not found for $m" -C "$rb" "$x"
+echo "$n" >"$rb/refs/replace/$m"
+echo "$m" >"$rb/refs/replace/$n"
+one_line 9 "replace depth too high for object" -C "$rb" --describe "$x"
+rm -f "$rb/refs/replace/$m" "$rb/refs/replace/$n"
+echo "$m" >"$rb/refs/replace/not-an-id"
+out=$("$PATCHVER" -C "$rb" --describe "$x" 2>"$tmp/err")
+expect_eq "$out" "$(git -C "$rb" describe --contains "$x" 2>/dev/null)" "a badly named replace ref: ignored, as git ignores it"
+expect_eq "$(cat "$tmp/err")" "patchver: warning: bad replace ref name: not-an-id (ignored)" "... with git's warning"
+rm -f "$rb/refs/replace/not-an-id"
+# a graft file with a comment, a blank line, a malformed line and a duplicate
+printf '# grafts\n\n%s %s\n%s %s xyz\n%s\n' "$x" "$m" "$n" "$m" "$x" >"$rb/info/grafts"
+git -C "$rb" -c advice.graftFileDeprecated=false name-rev --tags --name-only --annotate-stdin \
+	<"$tmp/small-revs" >"$tmp/git-graft" 2>"$tmp/git-err"
+expect_contains "$(cat "$tmp/git-err")" "bad graft data: $n $m xyz" "git: a malformed graft line is ignored"
+"$PATCHVER" -C "$rb" --name-rev --stdin <"$tmp/small-revs" >"$tmp/pv-graft" 2>"$tmp/err"
+expect_files_same "$tmp/git-graft" "$tmp/pv-graft" "a graft file with bad lines: named as git names"
+expect_contains "$(cat "$tmp/err")" "warning: bad graft data: $n $m xyz (ignored)" "... the bad line named"
+expect_contains "$(cat "$tmp/err")" "warning: duplicate graft data: $x (the first one counts)" "... the duplicate named"
+rm -f "$rb/info/grafts"
+rmdir "$rb/refs/replace"
+expect_eq "$(find "$rb" -type f | sort | xargs md5sum | md5sum)" "$before" "the repository unchanged"
+
 # --- patch files
 # (empty, binary, 100 MB and unreadable files: tests/triage.sh)
 printf 'hello\nthis is not a patch\n' > "$tmp/garbage.patch"

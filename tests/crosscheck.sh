@@ -11,12 +11,19 @@
 # Each with the release index in a state: cold (no index before any run),
 # warm (built by --index first) and extended (built while the newest tags
 # were missing, which then come back, so the first query extends it).
-# usage: crosscheck.sh FIXTURE all|N [cold,warm,extended]
+# Over a history git sees otherwise than the objects spell (an index and,
+# in the -graph copy, git's commit-graph were written before the change,
+# and neither may answer): replace (a replace ref swaps a merge's parents),
+# graft (info/grafts leaves a merge only its second parent), noreplace (the replace ref with
+# GIT_NO_REPLACE_OBJECTS set, for git and patchver: the index answers).
+# With a GLOB, --match GLOB against git's --match / --refs=refs/tags/GLOB.
+# usage: crosscheck.sh FIXTURE all|N [MODE,...] [GLOB]
 #   (N: a deterministic sample of N commits; the default state: warm)
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 name=$1
 want=$2
 modes=${3:-warm}
+match=${4:-}
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
 mode=warm
@@ -24,12 +31,19 @@ mode=warm
 # pv: patchver with the release index in the state under test
 pv() {
 	[ "$mode" = cold ] && rm -rf "$tmp/cache"
-	XDG_CACHE_HOME=$tmp/cache "$PATCHVER" "$@" 2>>"$tmp/pv-stderr"
+	XDG_CACHE_HOME=$tmp/cache "$PATCHVER" ${match:+--match "$match"} "$@" 2>>"$tmp/pv-stderr"
 }
+# git's naming limited as --match limits patchver's
+git_nr() { git -C "$1" name-rev --tags --name-only ${match:+--refs="refs/tags/$match"} "${@:2}"; }
+git_desc() { git -C "$1" describe --contains ${match:+--match "$match"} "${@:2}"; }
+# in_glob TAG: does TAG count as a release under --match?
+in_glob() { [ -z "$match" ] || [[ $1 == $match ]]; }
+export match
+export -f git_nr git_desc
 
 # check_repo REPO LABEL KEY: git's answers are computed once per KEY
 check_repo() {
-	local repo=$1 tag=$2 G=$tmp/git-$3
+	local repo=$1 tag=$2 G=$tmp/git-$3${match:+-match}
 	git -C "$repo" rev-list --all > "$tmp/all"
 	if [ "$want" = all ]; then
 		cp "$tmp/all" "$tmp/revs"
@@ -40,7 +54,7 @@ check_repo() {
 	echo "$tag: $(wc -l < "$tmp/revs") of $(wc -l < "$tmp/all") commits"
 
 	# name-rev, one git process per rev (git's cutoff depends on the rev)
-	[ -s "$G-nr" ] || xargs -P2 -n1 sh -c 'printf "%s %s\n" "$1" "$(git -C "$0" name-rev --tags --name-only "$1")"' \
+	[ -s "$G-nr" ] || xargs -P2 -n1 bash -c 'printf "%s %s\n" "$1" "$(git_nr "$0" "$1")"' \
 		"$repo" < "$tmp/revs" | sort > "$G-nr"
 	pv -C "$repo" --name-rev $(cat "$tmp/revs") > "$tmp/pv-nr.raw"
 	expect_eq "$?" 0 "$tag: patchver --name-rev exit"
@@ -48,16 +62,20 @@ check_repo() {
 	expect_files_same "$G-nr" "$tmp/pv-nr" "$tag: name-rev per rev"
 
 	# describe --contains: describable revs in one call, the rest one by one
-	[ -s "$G-desc" ] || xargs -P2 -n1 sh -c 'out=$(git -C "$0" describe --contains "$1" 2>/dev/null); printf "%s %s %s\n" "$1" "$?" "$out"' \
+	[ -s "$G-desc" ] || xargs -P2 -n1 bash -c 'out=$(git_desc "$0" "$1" 2>/dev/null); printf "%s %s %s\n" "$1" "$?" "$out"' \
 		"$repo" < "$tmp/revs" | sort > "$G-desc"
 	awk '$2 == 0 { print $1 }' "$G-desc" > "$tmp/ok-revs"
-	pv -C "$repo" --describe $(cat "$tmp/ok-revs") > "$tmp/pv-desc.raw"
-	expect_eq "$?" 0 "$tag: patchver --describe exit"
+	if [ -s "$tmp/ok-revs" ]; then
+		pv -C "$repo" --describe $(cat "$tmp/ok-revs") > "$tmp/pv-desc.raw"
+		expect_eq "$?" 0 "$tag: patchver --describe exit"
+	else
+		: > "$tmp/pv-desc.raw"
+	fi
 	paste -d' ' "$tmp/ok-revs" "$tmp/pv-desc.raw" | awk '{ print $1, 0, $2 }' | sort > "$tmp/pv-desc"
 	awk '$2 == 0' "$G-desc" > "$tmp/git-desc-ok"
 	expect_files_same "$tmp/git-desc-ok" "$tmp/pv-desc" "$tag: describe --contains per rev"
 	awk '$2 != 0 { print $1 }' "$G-desc" | head -20 | while read -r r; do
-		out=$(XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$repo" --describe "$r" 2>"$tmp/err")
+		out=$(XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$repo" ${match:+--match "$match"} --describe "$r" 2>"$tmp/err")
 		rc=$?
 		[ "$rc" = 7 ] && [ -z "$out" ] && grep -q "cannot describe '$r'" "$tmp/err" ||
 			echo "$r rc=$rc out=$out"
@@ -80,7 +98,8 @@ check_repo() {
 	expect_files_same "$tmp/git-one-nr" <(sort "$tmp/pv-one-nr") "$tag: name-rev, one rev per call"
 	expect_files_same "$tmp/git-one-desc" <(sort "$tmp/pv-one-desc") "$tag: describe, one rev per call"
 	# first release: the minimum key over release tags whose history has the commit
-	[ -s "$G-releases" ] || release_tags "$repo" > "$G-releases"
+	[ -s "$G-releases" ] || release_tags "$repo" | while read -r key t; do
+		in_glob "$t" && echo "$key $t"; done > "$G-releases"
 	[ -s "$G-first-all" ] || while read -r key t; do
 		git -C "$repo" rev-list "refs/tags/$t^{commit}" | sed "s/\$/ $key $t/"
 	done < "$G-releases" |
@@ -94,7 +113,7 @@ check_repo() {
 	# annotate-stdin over every commit, and over text with shas inside
 	{ cat "$tmp/all"; git -C "$repo" log --all --format='* %H (%P) %s' | head -3000;
 	  printf 'no newline at end %s' "$(head -1 "$tmp/all")"; } > "$tmp/text"
-	[ -s "$G-ann" ] || git -C "$repo" name-rev --tags --name-only --annotate-stdin < "$tmp/text" > "$G-ann"
+	[ -s "$G-ann" ] || git_nr "$repo" --annotate-stdin < "$tmp/text" > "$G-ann"
 	pv -C "$repo" --name-rev --stdin < "$tmp/text" > "$tmp/pv-ann"
 	expect_files_same "$G-ann" "$tmp/pv-ann" "$tag: --name-rev --stdin vs --annotate-stdin"
 
@@ -113,7 +132,8 @@ check_repo() {
 
 	# every containing release tag, for a sample
 	[ -s "$G-tc" ] || awk 'NR % 7 == 1' "$tmp/revs" | head -40 | while read -r r; do
-		git -C "$repo" tag --contains "$r" | grep -E "$RELEASE_RE" |
+		git -C "$repo" tag --contains "$r" | grep -E "$RELEASE_RE" | while read -r t; do
+			in_glob "$t" && echo "$t"; done |
 			awk "$KVER_AWK"' { print kkey($1), $1 }' | sort | awk '{ print $2 }' |
 			while read -r t; do
 				git -C "$repo" rev-parse -q --verify "refs/tags/$t^{commit}" >/dev/null 2>&1 && echo "$t"
@@ -145,22 +165,68 @@ extended_copy() {
 	while read -r ref oid; do git -C "$2" update-ref "$ref" "$oid"; done < "$tmp/newest"
 }
 
+# replaced_copy SRC DEST: DEST indexed (and, from SRC, its commit-graph), then
+# its history changed as the mode says; the index and the graph stay behind
+replaced_copy() {
+	local merges m p
+	cp -a "$1" "$2"
+	expect_eq "$(index_stat "$2" state)" built "$name: index of the copy before its history changes"
+	merges=$(git -C "$2" rev-list --merges --all | sed -n '2p;9p')
+	case $mode in
+	replace | noreplace)
+		m=$(echo "$merges" | head -1)
+		p=($(git -C "$2" rev-parse "$m^1" "$m^2"))
+		git -C "$2" replace --graft "$m" "${p[1]}" "${p[0]}"
+		expect_eq "$(git -C "$2" rev-parse "$m^1")" "${p[1]}" "$name: the replace ref swaps $m's parents"
+		;;
+	graft)
+		m=$(echo "$merges" | tail -1)
+		printf '# a comment, skipped\n\n%s %s\n' "$m" "$(git -C "$2" rev-parse "$m^2")" \
+			>"$2/info/grafts"
+		git -C "$2" config advice.graftFileDeprecated false
+		expect_eq "$(git -C "$2" rev-list --parents -1 "$m" | wc -w)" 2 "$name: the graft leaves $m one parent"
+		;;
+	esac
+}
+
 for mode in ${modes//,/ }; do
 	: > "$tmp/pv-stderr"
 	for fx in "$name" "$name-graph"; do
 		repo=$FIXTURES/$fx.git
+		key=$fx
 		rm -rf "$tmp/cache"
+		unset GIT_NO_REPLACE_OBJECTS
 		case $mode in
 		warm) expect_eq "$(index_stat "$repo" state)" built "$fx: index built" ;;
 		extended) rm -rf "$tmp/ext-$fx.git"; extended_copy "$repo" "$tmp/ext-$fx.git"
 			  repo=$tmp/ext-$fx.git ;;
+		replace | graft | noreplace)
+			rm -rf "$tmp/$mode-$fx.git"; replaced_copy "$repo" "$tmp/$mode-$fx.git"
+			repo=$tmp/$mode-$fx.git key=$fx-$mode
+			[ $mode = noreplace ] && export GIT_NO_REPLACE_OBJECTS=1 key=$fx ;;
 		esac
-		check_repo "$repo" "$fx ($mode index)" "$fx"
-		if [ "$mode" != cold ]; then
+		check_repo "$repo" "$fx ($mode index${match:+, --match $match})" "$key"
+		case $mode in
+		replace | graft)
+			# neither the index nor the quick path answers over this history
+			PATCHVER_QUICK=require XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$repo" \
+				"$(git -C "$repo" rev-list -1 --tags)" >/dev/null 2>"$tmp/err"
+			expect_contains "$(cat "$tmp/err")" "quick path declined: replace refs or grafts" \
+				"$fx ($mode): the quick path declines"
+			XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$repo" --index >/dev/null 2>"$tmp/err"
+			expect_contains "$(cat "$tmp/err")" "nor a history changed by replace refs or grafts" \
+				"$fx ($mode): no index"
+			;;
+		noreplace)
+			expect_eq "$(PATCHVER_QUICK=require XDG_CACHE_HOME=$tmp/cache "$PATCHVER" -C "$repo" \
+				"$(git -C "$repo" rev-list -1 --tags)" >/dev/null 2>&1; echo $?)" 0 \
+				"$fx ($mode): the index answers" ;;
+		cold) ;;
+		*)
 			expect_eq "$(index_stat "$repo" state)" fresh "$fx: index fresh after the checks"
 			expect_eq "$(index_stat "$repo" commits)" "$(git -C "$repo" rev-list --tags | wc -l)" \
-				"$fx: index holds every commit a tag reaches"
-		fi
+				"$fx: index holds every commit a tag reaches" ;;
+		esac
 		if [ "$mode" = extended ]; then
 			new=$(index_stat "$repo" commits)
 			[ "$new" -gt "$old" ] && pass || fail "$fx: the index did not grow ($old -> $new)"

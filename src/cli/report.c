@@ -242,7 +242,8 @@ int report_index(const struct history *h, bool json)
 
 	if (!ix)
 		return error(EXIT_INTERNAL, "no release index for this repository "
-			     "(a shallow clone has none)");
+			     "(a shallow clone has none, nor a history changed by replace "
+			     "refs or grafts)");
 	if (json) {
 		json_init(&j, stdout);
 		json_obj_begin(&j);

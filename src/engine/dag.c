@@ -58,6 +58,8 @@ int dag_init(struct dag *dag, git_repository *repo)
 		return -1;
 	rehash(dag, 1024);
 	read_shallow(dag, repo);
+	if (replace_map_load(&dag->replaced, repo) < 0)
+		return -1;
 	/* where git keeps the objects, unless the environment says elsewhere */
 	if (!getenv("GIT_OBJECT_DIRECTORY") && !getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
 		dag->objdir = xstrfmt("%sobjects", git_repository_commondir(repo));
@@ -154,6 +156,7 @@ void dag_free(struct dag *dag)
 	free(dag->child_off);
 	free(dag->children);
 	free(dag->shallow);
+	replace_map_free(&dag->replaced);
 	free(dag->graph_pos);
 	memset(dag, 0, sizeof(*dag));
 }
@@ -295,7 +298,8 @@ uint32_t dag_graph_pos(struct dag *dag, uint32_t idx)
 
 /*
  * Commit idx's header from the commit-graph, as git takes it from there
- * (git ignores the graph in shallow repositories, and so does this).
+ * (git ignores the graph in shallow repositories and with replace refs or
+ * grafts, and so does this).
  */
 static bool from_graph(struct dag *dag, uint32_t idx)
 {
@@ -304,7 +308,8 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 	size_t np;
 	int64_t date;
 
-	if (!dag->graph || dag->shallow_nr || (pos = dag_graph_pos(dag, idx)) == UINT32_MAX ||
+	if (!dag->graph || dag->shallow_nr || replace_map_active(&dag->replaced) ||
+	    (pos = dag_graph_pos(dag, idx)) == UINT32_MAX ||
 	    !cgraph_commit_at(dag->graph, pos, &tree, ppos, 64, &np, &date) || np > 64)
 		return false;
 	for (size_t k = 0; k < np; k++)
@@ -342,19 +347,32 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 		       const char **data, size_t *len)
 {
+	const git_oid *oid = replace_object(&dag->replaced, &dag->oids[idx]);
+
+	if (!oid)
+		return -1;      /* replace depth too high */
 	if (!dag->store_tried && ++dag->reads > STORE_AFTER)
 		dag_store(dag);
 	if (dag->store &&
-	    objstore_read(dag->store, dag->oids[idx].id, HEADER_PREFIX, &dag->buf) ==
+	    objstore_read(dag->store, oid->id, HEADER_PREFIX, &dag->buf) ==
 	    OBJSTORE_COMMIT &&
 	    (memmem(dag->buf.buf, dag->buf.len, "\n\n", 2) || dag->buf.len < HEADER_PREFIX ||
-	     objstore_read(dag->store, dag->oids[idx].id, 0, &dag->buf) == OBJSTORE_COMMIT)) {
+	     objstore_read(dag->store, oid->id, 0, &dag->buf) == OBJSTORE_COMMIT)) {
 		*data = dag->buf.buf;
 		*len = dag->buf.len;
 		return 0;
 	}
-	if (git_odb_read(obj, dag->odb, &dag->oids[idx]) < 0)
+	if (git_odb_read(obj, dag->odb, oid) < 0) {
+		if (oid != &dag->oids[idx]) {
+			char hex[GIT_OID_HEXSZ + 1], orig[GIT_OID_HEXSZ + 1];
+			char *msg = xstrfmt("replacement %s not found for %s",
+					    git_oid_tostr(hex, sizeof(hex), oid),
+					    git_oid_tostr(orig, sizeof(orig), &dag->oids[idx]));
+			git_error_set_str(GIT_ERROR_ODB, msg);
+			free(msg);
+		}
 		return -1;
+	}
 	if (git_odb_object_type(*obj) != GIT_OBJECT_COMMIT) {
 		git_error_set_str(GIT_ERROR_OBJECT, "object is not a commit");
 		git_odb_object_free(*obj);
@@ -375,10 +393,15 @@ struct objstore *dag_store(struct dag *dag)
 	return dag->store;
 }
 
-/* Commit idx's header from its object's data; parents are interned, not loaded. */
+/*
+ * Commit idx's header from its object's data; parents are interned, not
+ * loaded.  A graft's parents stand for the header's, as git's
+ * parse_commit_buffer() takes them; a shallow commit has none.
+ */
 static void parse_header(struct dag *dag, uint32_t idx, const char *p, const char *end)
 {
 	bool shallow = dag->shallow_nr && is_shallow(dag, &dag->oids[idx]);
+	const struct graft *graft = replace_graft(&dag->replaced, &dag->oids[idx]);
 
 	if (shallow)
 		dag->hit_shallow = true;
@@ -387,7 +410,7 @@ static void parse_header(struct dag *dag, uint32_t idx, const char *p, const cha
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			eol = end;
-		if (!shallow && eol - p >= 7 + GIT_OID_HEXSZ &&
+		if (!shallow && !graft && eol - p >= 7 + GIT_OID_HEXSZ &&
 		    !memcmp(p, "parent ", 7)) {
 			git_oid poid;
 			if (git_oid_fromstrn(&poid, p + 7, GIT_OID_HEXSZ) == 0) {
@@ -402,6 +425,11 @@ static void parse_header(struct dag *dag, uint32_t idx, const char *p, const cha
 			dag->dates[idx] = committer_date(p, eol);
 		}
 		p = eol + 1;
+	}
+	for (size_t k = 0; graft && !shallow && k < graft->nr; k++) {
+		/* the graft lives in dag->replaced, which interning does not move */
+		push_parent(dag, dag_intern(dag, &dag->replaced.parents[graft->first + k]));
+		dag->par_nr[idx]++;
 	}
 	dag->loaded[idx] = true;
 }
@@ -424,7 +452,9 @@ static int parse_one(struct dag *dag, uint32_t idx)
 
 void dag_parse_data(struct dag *dag, uint32_t idx, const char *data, size_t len)
 {
-	if (dag->lazy && !dag->loaded[idx] && memmem(data, len, "\n\n", 2))
+	/* data is idx's own object: with replace refs, not what git reads */
+	if (dag->lazy && !dag->loaded[idx] && !replace_map_active(&dag->replaced) &&
+	    memmem(data, len, "\n\n", 2))
 		parse_header(dag, idx, data, data + len);
 }
 

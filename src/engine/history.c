@@ -235,11 +235,13 @@ out:
 }
 
 /*
- * The commit-graph git would use: none if core.commitGraph is false or the
- * repository is shallow.  Here, not in cgraph.c, so that the graph reader
- * needs no libgit2 (the quick path reads it before libgit2 starts).
+ * The commit-graph git would use: none if core.commitGraph is false, the
+ * repository is shallow, or replace refs or grafts change its history (the
+ * graph holds the parents the objects spell).  Here, not in cgraph.c, so
+ * that the graph reader needs no libgit2 (the quick path reads it before
+ * libgit2 starts).
  */
-static void open_graph(struct cgraph *g, git_repository *repo)
+static void open_graph(struct cgraph *g, git_repository *repo, const struct dag *dag)
 {
 	git_config *cfg = NULL;
 	char objdir[2048];
@@ -251,8 +253,9 @@ static void open_graph(struct cgraph *g, git_repository *repo)
 		git_config_free(cfg);
 	}
 	git_error_clear();
-	/* git ignores the graph in shallow repositories */
-	if (!enabled || git_repository_is_shallow(repo) == 1)
+	/* git ignores the graph in shallow repositories, and over replaced history */
+	if (!enabled || git_repository_is_shallow(repo) == 1 ||
+	    replace_map_active(&dag->replaced))
 		return;
 	snprintf(objdir, sizeof(objdir), "%sobjects", git_repository_commondir(repo));
 	cgraph_open_objdir(g, objdir);
@@ -261,7 +264,7 @@ static void open_graph(struct cgraph *g, git_repository *repo)
 int history_open(struct history *h, const struct history_opts *opts)
 {
 	const char *path = opts->path ? opts->path : getenv("GIT_DIR") ? getenv("GIT_DIR") : ".";
-	bool shallow;
+	bool shallow, replaced;
 	int ret;
 
 	memset(h, 0, sizeof(*h));
@@ -271,14 +274,20 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if (dag_init(&h->dag, h->repo) < 0)
 		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
 			     git_errmsg());
-	open_graph(&h->graph, h->repo);
+	open_graph(&h->graph, h->repo, &h->dag);
 	h->dag.graph = &h->graph;
 	h->release_glob = xstrdup(opts->release_glob);
 	shallow = git_repository_is_shallow(h->repo) == 1;
+	replaced = replace_map_active(&h->dag.replaced);
+	for (size_t i = 0; i < h->dag.replaced.nwarnings; i++)
+		fprintf(stderr, "patchver: warning: %s\n", h->dag.replaced.warnings[i]);
 	if ((ret = tags_read(&h->tags, h->repo)))
 		return ret;
-	/* a shallow clone's history can deepen under the same tags: no index */
-	if (opts->index != HISTORY_INDEX_OFF && !shallow && h->tags.nr)
+	/*
+	 * A shallow clone's history can deepen under the same tags, and replace
+	 * refs or grafts change it under the same tags: no index for either.
+	 */
+	if (opts->index != HISTORY_INDEX_OFF && !shallow && !replaced && h->tags.nr)
 		ret = open_indexed(h, opts);
 	else
 		ret = load_objects(h, opts, opts->lazy_ok && !shallow);
@@ -306,10 +315,12 @@ void history_close(struct history *h)
 
 char *history_message(const struct history *h, uint32_t commit)
 {
+	const git_oid *oid = replace_object(&h->dag.replaced, &h->dag.oids[commit]);
 	git_commit *c = NULL;
 	char *msg = NULL;
 
-	if (git_commit_lookup(&c, h->repo, &h->dag.oids[commit]) == 0) {
+	/* a replaced commit's message is its replacement's, as git shows it */
+	if (oid && git_commit_lookup(&c, h->repo, oid) == 0) {
 		const char *m = git_commit_message(c);
 		msg = xstrdup(m ? m : "");
 		git_commit_free(c);

@@ -279,6 +279,8 @@ static int open_index(struct quick *q, const char *release_glob)
 
 	if (refread_tags(&q->refs, q->gitdir) < 0)
 		return decline(q, q->refs.why);
+	if (refread_history_replaced(&q->refs))
+		return decline(q, "replace refs or grafts");
 	path = relindex_path(q->gitdir);
 	if (relindex_open(&q->ix, path, q->gitdir, true, why, sizeof(why)) != RELINDEX_OK)
 		ret = decline(q, "no usable index");

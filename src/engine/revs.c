@@ -183,6 +183,13 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 		return error(EXIT_UNKNOWN_REV, "empty revision");
 	if (resolve_steps(out, repo, dag, spec) == 0)
 		return 0;
+	/*
+	 * libgit2 would walk the steps over the parents the objects spell:
+	 * where replace refs or grafts change them, a step the DAG could not
+	 * take does not exist in the history git sees.
+	 */
+	if (replace_map_active(&dag->replaced) && rev_steps_at(spec))
+		return describe_failure(GIT_ENOTFOUND, spec);
 	err = git_revparse_single(&obj, repo, spec);
 	if (err == GIT_EAMBIGUOUS) {
 		if ((ret = disambiguate(&fixed, dag, spec)))

@@ -65,6 +65,9 @@ static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oi
 	int t;
 
 	sbuf_reset(data);
+	/* what git reads for oid: its replacement, if a replace ref names one */
+	if (!(oid = replace_object(&dag->replaced, oid)))
+		return GIT_OBJECT_INVALID;
 	if (store && (t = objstore_read(store, oid->id, HEADER_PREFIX, data)) > 0) {
 		if (data->len < HEADER_PREFIX || memmem(data->buf, data->len, "\n\n", 2) ||
 		    (t != OBJSTORE_TAG && t != OBJSTORE_COMMIT) ||

@@ -6,6 +6,7 @@
 #include <git2.h>
 
 #include "patchver/base/util.h"
+#include "patchver/engine/replace.h"
 
 /*
  * The commit graph of a repository, as dense indices: every commit that a
@@ -65,6 +66,13 @@ struct dag {
 	git_oid *shallow;         /* .git/shallow: commits shown parentless */
 	size_t shallow_nr;
 	bool hit_shallow;         /* a walk reached a shallow boundary */
+
+	/*
+	 * Replace refs and grafts (replace.h): a commit's header is read from
+	 * its replacement and its parents are its graft's, as git sees them.
+	 * git's commit-graph is then not read, nor data read by others.
+	 */
+	struct replace_map replaced;
 };
 
 int dag_init(struct dag *dag, git_repository *repo);

@@ -48,4 +48,12 @@ bool refread_exists(struct refread *r, const char *refname);
  */
 char *refread_short_name(struct refread *r, const char *refname);
 
+/*
+ * Would git read another history than the objects spell: replace refs
+ * (refs/replace, unless GIT_NO_REPLACE_OBJECTS) or grafts (info/grafts,
+ * GIT_GRAFT_FILE)?  Then the release index, written over the plain
+ * history, answers nothing.  After refread_tags (which read packed-refs).
+ */
+bool refread_history_replaced(struct refread *r);
+
 #endif
