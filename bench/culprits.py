@@ -22,6 +22,11 @@
       released kernel affected, with --evidence blame and with all evidence.
       A ranking tuned on the list above must not buy its numbers here.
 
+  bench/culprits.py diff OLD.json NEW.json
+      every fix whose verdict, affected releases or introducers differ
+      between two runs' triages (CULPRITS_CACHE of measure or ccstable:
+      with it set, both keep their triages in that file).
+
 The true first affected release is the culprit's first release in kernel
 version order, or none when culprit and fix first shipped in the same
 release (patchver --first-release gives both; it is cross-checked
@@ -180,14 +185,40 @@ def ccstable(repo, pv, rng):
     print(f"{len(fixes)} Cc: stable fixes of {rng} (every 4th)\n")
     print("| evidence | a released kernel affected | no release affected | uncertain |")
     print("|---|---|---|---|")
-    for mode in ("blame", None):
-        res = triage(repo, pv, fixes, mode)
+    cache = os.environ.get("CULPRITS_CACHE")
+    kept = json.load(open(cache)) if cache and os.path.exists(cache) else None
+    runs = []
+    for k, mode in enumerate(("blame", None)):
+        res = kept[k] if kept else triage(repo, pv, fixes, mode)
+        runs.append(res)
         rel = sum(any(not re.search(r"-rc\d+$", a) for a in r.get("affected") or [])
                   for r in res.values())
         none = sum(not r.get("affected") for r in res.values())
         unc = sum(r.get("confidence") == "uncertain" for r in res.values())
         n = len(res)
         print(f"| {mode or 'all'} | {rel} ({pct(rel, n)}) | {none} | {unc} |")
+    if cache and not kept:
+        json.dump(runs, open(cache, "w"))
+
+
+def diff(old_file, new_file):
+    """Every fix whose answer moved: the first two entries of either cache
+    are the --evidence blame and the all-evidence triages."""
+    old, new = json.load(open(old_file)), json.load(open(new_file))
+    changed = 0
+    for k, mode in enumerate(("blame", "all")):
+        a, b = old[k], new[k]
+        for fix in sorted(set(a) | set(b)):
+            ra, rb = a.get(fix, {}), b.get(fix, {})
+            keys = ("verdict", "affected", "confidence")
+            intro_a = [x["commit"]["commit"] for x in ra.get("introducers", [])]
+            intro_b = [x["commit"]["commit"] for x in rb.get("introducers", [])]
+            if any(ra.get(x) != rb.get(x) for x in keys) or intro_a != intro_b:
+                changed += 1
+                print(f"{mode} {fix[:12]}: {ra.get('verdict')!r} -> {rb.get('verdict')!r}; "
+                      f"introducers {[i[:12] for i in intro_a]} -> {[i[:12] for i in intro_b]}")
+        print(f"{mode}: {len(set(a) | set(b))} fixes compared")
+    print(f"{changed} answers changed")
 
 
 if __name__ == "__main__":
@@ -195,6 +226,8 @@ if __name__ == "__main__":
         make_list(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "ccstable":
         ccstable(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "v2.6.30..v2.6.35")
+    elif len(sys.argv) == 4 and sys.argv[1] == "diff":
+        diff(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 4 and sys.argv[1] == "measure":
         measure(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "bench/culprits.txt")
     else:
