@@ -160,6 +160,7 @@ mkdir -p "$cache/patchver" "$tmp/kt"
 mkdir -p "$tmp/kt/arch/x86" && echo 'config X86' > "$tmp/kt/arch/x86/Kconfig"
 printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n' > "$tmp/kt/Makefile"
 git -C "$tmp/kt" init -q && git -C "$tmp/kt" add -A &&
+	GIT_AUTHOR_DATE='1262304000 +0000' GIT_COMMITTER_DATE='1262304000 +0000' \
 	git -C "$tmp/kt" -c user.name=t -c user.email=t@t commit -qm kt
 # (qemu and flock are what tools/setup.sh installs: a missing one fails here)
 flock "$cache/patchver/lock" sleep 3 &

@@ -35,7 +35,8 @@ sed -i '1,4c VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 34\nEXTRAVERSION = -rc3' "$
 mkdir -p "$tree/arch/x86" && echo 'config X86' > "$tree/arch/x86/Kconfig"
 git -C "$tree" init -q
 git -C "$tree" add -A
-git -C "$tree" -c user.name=t -c user.email=t@t commit -qm "2.6.34-rc3 layout"
+GIT_AUTHOR_DATE='1262304000 +0000' GIT_COMMITTER_DATE='1262304000 +0000' \
+	git -C "$tree" -c user.name=t -c user.email=t@t commit -qm "2.6.34-rc3 layout"
 git -C "$tree" tag v2.6.34-rc3
 before=$(cd "$tree" && git status --porcelain && find .git -type f -newer .git/HEAD | sort)
 

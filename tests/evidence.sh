@@ -23,7 +23,8 @@ commit() {   # MESSAGE: commit everything with the next fixed date
 		git -C "$repo" -c user.name=T -c user.email=t@example.org commit -q -m "$1"
 	git -C "$repo" rev-parse HEAD
 }
-tag() { git -C "$repo" -c user.name=T -c user.email=t@example.org tag -a -m "$1" "$1"; }
+tag() { GIT_COMMITTER_DATE="$((1262304000 + n * 86400 + 3600)) +0000" \
+	git -C "$repo" -c user.name=T -c user.email=t@example.org tag -a -m "$1" "$1"; }
 lines() { seq "$1" "$2" | sed 's/^/int line_/; s/$/;/'; }
 
 lines 1 40 >"$repo/a.c"
