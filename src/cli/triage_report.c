@@ -44,6 +44,15 @@ static const char *hex12(const struct front *f, uint32_t c)
 	return buf[k];
 }
 
+static const char *hex40(const struct front *f, uint32_t c)
+{
+	static char buf[2][GIT_OID_HEXSZ + 1];
+	static int k;
+
+	k = (k + 1) % 2;
+	return git_oid_tostr(buf[k], sizeof(buf[k]), &f->h->dag.oids[c]);
+}
+
 static void commit_line(struct front *f, uint32_t c, const char *indent)
 {
 	char *subj = history_subject(f->h, c);
@@ -155,15 +164,32 @@ static void text_affected(struct front *f, const struct triage_group *g)
 	}
 }
 
+/* A series the bug reached through a stable backport, or whose fix came early. */
+static bool backport_story(const struct series *s)
+{
+	return s->intro_backport != DAG_NONE || s->together || s->fix_before;
+}
+
 static void series_row(struct front *f, const struct series *s)
 {
+	if (s->together) {
+		printf("not affected: culprit %s and fix backported together in %s%s\n",
+		       hex12(f, s->intro_upstream), rel(f, s->intro_tag), s->fix_before ?
+		       " (a backport of the fix had come before it)" : "");
+		return;
+	}
 	if (!s->affected || s->first_affected == NONE) {
-		printf("not affected\n");
+		printf("not affected%s\n", s->fix_before ?
+		       " (the fix was backported before its culprit)" : "");
 		return;
 	}
 	printf("affected %s", rel(f, s->first_affected));
 	if (s->last_affected != s->first_affected)
 		printf("..%s", rel(f, s->last_affected));
+	if (s->intro_backport != DAG_NONE)
+		printf(" (culprit %s as %s since %s%s)", hex12(f, s->intro_upstream),
+		       hex12(f, s->intro_backport), rel(f, s->intro_tag),
+		       s->fix_before ? "; the fix's backport came first" : "");
 	if (s->fixed_in != NONE)
 		printf(", fixed in %s%s%s\n", rel(f, s->fixed_in),
 		       s->fixed_by_backport ? " by backport " : "",
@@ -181,9 +207,10 @@ static void text_series(struct front *f, const struct triage_group *g)
 		const struct series *s = &g->series[i];
 		size_t j = i;
 
-		if (!s->affected || s->first_affected == NONE) {
+		if ((!s->affected || s->first_affected == NONE) && !backport_story(s)) {
 			while (j + 1 < g->nseries && (!g->series[j + 1].affected ||
-			       g->series[j + 1].first_affected == NONE))
+			       g->series[j + 1].first_affected == NONE) &&
+			       !backport_story(&g->series[j + 1]))
 				j++;
 		}
 		if (j > i)
@@ -244,8 +271,12 @@ static void print_triage_text(struct front *f, const struct triage *t)
 	text_affected(f, g);
 	text_series(f, g);
 	printf("backports:        %s\n", t->nbackports ? "" : "none found");
-	for (size_t i = 0; i < t->nbackports; i++)
+	for (size_t i = 0; i < t->nbackports; i++) {
+		const struct backport *b = backport_map_by_commit(&t->stable, t->backports[i]);
 		commit_line(f, t->backports[i], "  ");
+		if (b && b->revert != DAG_NONE)
+			printf("    reverted in %s by %s\n", rel(f, b->revert_tag), hex12(f, b->revert));
+	}
 	text_fits(f, g);
 }
 
@@ -316,6 +347,13 @@ static void json_series(struct front *f, const struct triage_group *g)
 		json_kstr(j, "last_affected", rel(f, s->last_affected));
 		json_kstr(j, "fixed_in", rel(f, s->fixed_in));
 		json_kbool(j, "fixed_by_backport", s->fixed_by_backport);
+		/* how the bug came into the series: its base release, or a backport */
+		json_kstr(j, "culprit_in", rel(f, s->intro_tag));
+		json_kstr(j, "culprit", s->intro_tag == NONE ? NULL : hex40(f, s->intro_upstream));
+		json_kstr(j, "culprit_backport", s->intro_backport == DAG_NONE ? NULL :
+			  hex40(f, s->intro_backport));
+		json_kbool(j, "together", s->together);
+		json_kbool(j, "fix_before_culprit", s->fix_before);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

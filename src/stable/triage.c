@@ -68,10 +68,55 @@ static bool tag_contains(struct contain *c, uint32_t tag, uint32_t commit)
 	return yes;
 }
 
-/* A series is maintained when it has stable releases: vX.Y.Z tags. */
+/*
+ * Where one commit is, tag by tag: the tags containing it, and those
+ * containing a stable backport of it that no revert has taken back out
+ * (backports.h).  via[tag], when not NULL, gets the backport that put it
+ * there (DAG_NONE: the commit itself).
+ */
+static void mark_carried(struct contain *c, const struct backport_map *m, uint32_t commit,
+			 bool *set, uint32_t *via)
+{
+	size_t n, nb;
+	uint32_t *tags = contain_tags(c, commit, &n);
+	const struct backport *b = backport_map_of(m, commit, &nb);
+
+	for (size_t i = 0; i < n; i++) {
+		set[tags[i]] = true;
+		if (via)
+			via[tags[i]] = DAG_NONE;
+	}
+	free(tags);
+	for (size_t k = 0; k < nb; k++) {
+		size_t nr = 0;
+		uint32_t *out = b[k].revert == DAG_NONE ? NULL : contain_tags(c, b[k].revert, &nr);
+		bool *reverted = xcalloc(c->h->tags.nr + 1, 1);
+
+		for (size_t i = 0; i < nr; i++)
+			reverted[out[i]] = true;
+		free(out);
+		tags = contain_tags(c, b[k].commit, &n);
+		for (size_t i = 0; i < n; i++) {
+			if (reverted[tags[i]] || set[tags[i]])
+				continue;
+			set[tags[i]] = true;
+			if (via)
+				via[tags[i]] = b[k].commit;
+		}
+		free(tags);
+		free(reverted);
+	}
+}
+
+/*
+ * A series is maintained when it has stable releases: vX.Y.Z tags.  It is
+ * affected from its first tag carrying an introducer (its base release, or
+ * the stable tag that took a backport of one) up to the tag before the fix
+ * or its backport came; intro_via[tag] names the backport that brought it.
+ */
 static void build_series(struct triage_group *g, const struct triage *t,
-			 struct history *h, const bool *intro, const bool *fixed,
-			 struct contain *c)
+			 struct history *h, const bool *intro, const uint32_t *intro_via,
+			 const uint32_t *intro_of, const bool *fixed, struct contain *c)
 {
 	const struct tag_table *tt = &h->tags;
 
@@ -87,9 +132,8 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		memset(s, 0, sizeof(*s));
 		kver_series(bv, s->name, sizeof(s->name));
 		s->base = base;
-		s->first_affected = s->last_affected = s->fixed_in = NONE;
-		s->backport = DAG_NONE;
-		s->affected = intro[base];
+		s->first_affected = s->last_affected = s->fixed_in = s->intro_tag = NONE;
+		s->backport = s->intro_backport = s->intro_upstream = DAG_NONE;
 		s->tags = xmalloc((tt->nreleases + 1) * sizeof(uint32_t));
 		for (size_t k = r; k < tt->nreleases; k++) {
 			uint32_t tag = tt->releases[k];
@@ -98,13 +142,21 @@ static void build_series(struct triage_group *g, const struct triage *t,
 				continue;
 			s->tags[s->ntags++] = tag;
 			s->maintained |= kver_is_stable(v);
-			if (!s->affected)
-				continue;
+			if (intro[tag] && s->intro_tag == NONE) {
+				s->intro_tag = tag;
+				s->intro_backport = intro_via[tag];
+				s->intro_upstream = intro_of[tag];
+				s->together = fixed[tag] && tag != base;
+			}
+			/* the fix's backport in a stable tag the culprit has not reached */
+			if (fixed[tag] && !intro[tag] && s->intro_tag == NONE && tag != base)
+				s->fix_before = true;
 			if (intro[tag] && !fixed[tag]) {
+				s->affected = true;
 				if (s->first_affected == NONE)
 					s->first_affected = tag;
 				s->last_affected = tag;
-			} else if (fixed[tag] && s->fixed_in == NONE) {
+			} else if (fixed[tag] && s->fixed_in == NONE && s->intro_tag != NONE) {
 				s->fixed_in = tag;
 			}
 		}
@@ -159,22 +211,41 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 	return 0;
 }
 
-/* The releases carrying one of g's introducers and neither the fix nor a backport. */
-static void find_affected(struct triage_group *g, const struct triage *t,
+/*
+ * The releases carrying one of g's introducers (itself, or a stable backport
+ * of it) and neither the fix nor a backport of it.
+ */
+static void find_affected(struct triage_group *g, struct triage *t,
 			  struct history *h, struct contain *c, const bool *fixed)
 {
-	bool *intro = xcalloc(h->tags.nr + 1, 1);
+	size_t ntags = h->tags.nr + 1;
+	bool *intro = xcalloc(ntags, 1);
+	uint32_t *via = xmalloc(ntags * sizeof(*via)), *of = xmalloc(ntags * sizeof(*of));
 
-	for (size_t i = 0; i < g->nintro; i++)
-		mark_tags(c, t->ev.v[g->intro[i]].commit, intro);
+	for (size_t i = 0; i < ntags; i++)
+		via[i] = of[i] = DAG_NONE;
+	for (size_t i = 0; i < g->nintro; i++) {
+		uint32_t u = t->ev.v[g->intro[i]].commit;
+		bool *mine = xcalloc(ntags, 1);
+
+		mark_carried(c, &t->stable, u, mine, via);
+		for (size_t k = 0; k < ntags; k++)
+			if (mine[k] && !intro[k]) {
+				intro[k] = true;
+				of[k] = u;
+			}
+		free(mine);
+	}
 	g->affected = xmalloc((h->tags.nreleases + 1) * sizeof(uint32_t));
 	for (size_t r = 0; r < h->tags.nreleases; r++) {
 		uint32_t tag = h->tags.releases[r];
 		if (intro[tag] && !fixed[tag])
 			g->affected[g->naffected++] = tag;
 	}
-	build_series(g, t, h, intro, fixed, c);
+	build_series(g, t, h, intro, via, of, fixed, c);
 	free(intro);
+	free(via);
+	free(of);
 }
 
 int triage_read(struct triage *t, struct history *h, uint32_t fix)
@@ -188,6 +259,29 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 			     git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
 	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	return 0;
+}
+
+/*
+ * The tags with the fix: containing it, or a backport of it (named or found
+ * by patch-id) that no stable revert has taken out again.
+ */
+static void mark_fixed(const struct triage *t, struct contain *c, bool *fixed)
+{
+	mark_tags(c, t->fix, fixed);
+	for (size_t b = 0; b < t->nbackports; b++) {
+		const struct backport *e = backport_map_by_commit(&t->stable, t->backports[b]);
+		size_t n = 0;
+		uint32_t *tags = contain_tags(c, t->backports[b], &n);
+		bool *reverted = xcalloc(c->h->tags.nr + 1, 1);
+
+		if (e && e->revert != DAG_NONE)
+			mark_tags(c, e->revert, reverted);
+		for (size_t i = 0; i < n; i++)
+			if (!reverted[tags[i]])
+				fixed[tags[i]] = true;
+		free(tags);
+		free(reverted);
+	}
 }
 
 /* The earliest stable tag that carries a backport of the fix, or NONE. */
@@ -227,10 +321,10 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	origin_group(t, h, mode);
 	t->nbackports = match_backports(h, c, fix, &t->fixp, &t->backports);
 	t->backport_first = first_stable_backport(t, h, c);
+	if ((ret = backport_map_build(&t->stable, h, c)))
+		return ret;
 	fixed = xcalloc(h->tags.nr + 1, 1);
-	mark_tags(c, t->fix, fixed);
-	for (size_t b = 0; b < t->nbackports; b++)
-		mark_tags(c, t->backports[b], fixed);
+	mark_fixed(t, c, fixed);
 	for (size_t i = 0; i < t->ngroups; i++)
 		find_affected(&t->groups[i], t, h, c, fixed);
 	free(fixed);
@@ -259,6 +353,7 @@ void triage_free(struct triage *t)
 	evidence_list_free(&t->ev);
 	blame_result_free(&t->blame);
 	free(t->backports);
+	backport_map_free(&t->stable);
 	for (size_t i = 0; i < t->ngroups; i++)
 		group_free(&t->groups[i]);
 	free(t->groups);

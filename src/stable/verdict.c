@@ -109,6 +109,16 @@ static void stable_candidate(const struct triage_group *g, const struct history 
 	}
 	sbuf_adds(sb, "stable candidate: affects ");
 	series_list(sb, h, aff, naff, true);
+	/* the backport that brought the bug where the series' base did not have it */
+	for (size_t i = 0; i < naff; i++) {
+		char b[13], u[13];
+		if (aff[i]->intro_backport == DAG_NONE)
+			continue;
+		git_oid_tostr(b, sizeof(b), &h->dag.oids[aff[i]->intro_backport]);
+		git_oid_tostr(u, sizeof(u), &h->dag.oids[aff[i]->intro_upstream]);
+		sbuf_addf(sb, "; the bug came to %s.y with %s (backport of %s) in %s",
+			  aff[i]->name, b, u, tag_name(h, aff[i]->intro_tag));
+	}
 	if (have.len)
 		sbuf_addf(sb, "; already in %s", have.buf);
 	if (nmissing) {
@@ -182,9 +192,22 @@ void triage_verdict(struct triage *t, const struct history *h)
 		sbuf_adds(&cc, "no Cc: stable tag, yet released kernels have the bug");
 	if (ev->cc_stable && stable && *ev->cc_hint)
 		sbuf_adds(&cc, ")");
-	/* the stable team's own judgement, when it went the other way */
-	if (known && !stable && t->backport_first != NONE)
-		sbuf_addf(&cc, "%sbackported to stable all the same (%s): check", cc.len ? "; " : "",
-			  tag_name(h, t->backport_first));
+	/*
+	 * The stable team's own judgement, when it went the other way: unless
+	 * it took the culprit and the fix together (no stable release had the
+	 * bug, and so the backport is right).
+	 */
+	if (known && !stable && t->backport_first != NONE) {
+		const struct series *together = NULL;
+		for (size_t i = 0; i < t->groups[0].nseries && !together; i++)
+			if (t->groups[0].series[i].together)
+				together = &t->groups[0].series[i];
+		if (together)
+			sbuf_addf(&cc, "%sculprit and fix backported together in %s",
+				  cc.len ? "; " : "", tag_name(h, together->intro_tag));
+		else
+			sbuf_addf(&cc, "%sbackported to stable all the same (%s): check",
+				  cc.len ? "; " : "", tag_name(h, t->backport_first));
+	}
 	t->cc_note = cc.buf;
 }

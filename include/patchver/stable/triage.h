@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patchver/stable/backports.h"
 #include "patchver/stable/blame.h"
 #include "patchver/stable/evidence.h"
 #include "patchver/engine/contain.h"
@@ -53,6 +54,15 @@ struct series {
 	uint32_t fixed_in;          /* first tag with the fix or a backport */
 	bool fixed_by_backport;
 	uint32_t backport;          /* the backport that fixed it, or DAG_NONE */
+	/*
+	 * The bug's way into the series: its first tag carrying an introducer,
+	 * and the stable backport of it that brought it (DAG_NONE: the series'
+	 * base release already had it); the culprit's upstream commit.
+	 */
+	uint32_t intro_tag;
+	uint32_t intro_backport, intro_upstream;
+	bool together;              /* culprit and fix arrived in one stable tag */
+	bool fix_before;            /* a backport of the fix came before the culprit's */
 };
 
 struct triage_group {
@@ -83,6 +93,7 @@ struct triage {
 	struct blame_result blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
+	struct backport_map stable;         /* what the stable lines carry (backports.h) */
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# What stable already carries: a culprit's backport makes its stable series
+# affected.  A history built here: mainline v2.6.30 .. v2.6.32-rc2, stable
+# 2.6.30.y (v2.6.30.1 .. .4) and 2.6.31.y (v2.6.31.1).  Culprits Cn come in
+# the 2.6.31 (C6: 2.6.32) merge window, each fix Fn says "Fixes: Cn":
+#   1 Cn backported ("commit <sha> upstream."), Fn not: 2.6.30.y affected
+#   2 both backported in v2.6.30.2: not affected, "backported together"
+#   3 C3's backport ("[ Upstream commit ]") reverted in .2 by a revert that
+#     names only the subject: affected in v2.6.30.1 alone
+#   4 F4's backport ("cherry picked") reverted in .3 ("This reverts commit"):
+#     affected again from v2.6.30.3
+#   5 F5 backported first ("modified from commit" with the id on the next
+#     line), C5 after: not affected, said so
+#   6 C6 backported to 2.6.31.y, and to 2.6.30.y by a commit that names the
+#     2.6.31.y one: both series affected, through each backport
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+r=$tmp/repo
+git init -q -b master "$r"
+cd "$r" || exit 1
+t=1600000000
+commit() { t=$((t + 3600)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -qam "$1"; }
+tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
+line() { sed -i "${2}s/.*/$3/" "$1"; }
+# culprits change line 2 of sN.c, fixes line 8: far enough apart that each
+# applies without the other
+for n in 1 2 3 4 5 6; do
+	for i in $(seq 1 10); do echo "s$n original line $i"; done > s$n.c
+done
+git add . && commit "base" && tag v2.6.30
+declare -A C F
+for n in 1 2 3 4 5; do
+	line s$n.c 2 "s$n line 2 changed"; commit "s$n: rework"; C[$n]=$(git rev-parse HEAD)
+done
+tag v2.6.31-rc1
+for n in 1 2 3 4 5; do
+	line s$n.c 8 "s$n line 8 fixed"; commit "s$n: fix the rework
+
+Fixes: ${C[$n]:0:12} (\"s$n: rework\")"; F[$n]=$(git rev-parse HEAD)
+done
+tag v2.6.31-rc2
+echo "2.6.31" > VERSION && git add VERSION && commit "Linux 2.6.31"
+tag v2.6.31
+line s6.c 2 "s6 line 2 changed"; commit "s6: rework"; C[6]=$(git rev-parse HEAD)
+tag v2.6.32-rc1
+line s6.c 8 "s6 line 8 fixed"; commit "s6: fix the rework
+
+Fixes: ${C[6]:0:12} (\"s6: rework\")"; F[6]=$(git rev-parse HEAD)
+tag v2.6.32-rc2
+
+pick() { git cherry-pick -n "$1" >/dev/null && commit "$2" && git rev-parse HEAD; }
+git checkout -q -b linux-2.6.31.y v2.6.31
+B6=$(pick "${C[6]}" "s6: rework
+
+commit ${C[6]} upstream.")
+tag v2.6.31.1
+
+git checkout -q -b linux-2.6.30.y v2.6.30
+B1=$(pick "${C[1]}" "s1: rework
+
+commit ${C[1]} upstream.")
+B3=$(pick "${C[3]}" "s3: rework
+
+[ Upstream commit ${C[3]:0:12} ]")
+B4=$(pick "${C[4]}" "s4: rework
+
+commit ${C[4]} upstream.")
+BF5=$(pick "${F[5]}" "s5: fix the rework, for 2.6.30
+
+This patch is modified from commit
+${F[5]} so that it applies to
+stable 2.6.30.y.")
+tag v2.6.30.1
+B2=$(pick "${C[2]}" "s2: rework
+
+(cherry picked from commit ${C[2]})")
+BF2=$(pick "${F[2]}" "s2: fix the rework
+
+commit ${F[2]} upstream.")
+git revert -n "$B3" >/dev/null && commit "Revert \"s3: rework\"
+
+Turns out this isn't the way to go."
+BF4=$(pick "${F[4]}" "s4: fix the rework
+
+(cherry picked from commit ${F[4]})")
+B5=$(pick "${C[5]}" "s5: rework
+
+commit ${C[5]} upstream.")
+tag v2.6.30.2
+git revert -n "$BF4" >/dev/null && commit "Revert \"s4: fix the rework\"
+
+This reverts commit $BF4."
+tag v2.6.30.3
+BB6=$(pick "$B6" "s6: rework
+
+commit $B6 upstream.")
+tag v2.6.30.4
+cd - >/dev/null || exit 1
+
+tri() { "$PATCHVER" -C "$r" --triage "$@"; }
+series() {  # FIX SERIES: the series' row of the text triage
+	tri "$1" | sed -n "s/^  $2 *//p"
+}
+js() { tri "$1" --json | jq -r "$2"; }
+s30='.results[0].series[] | select(.series == "2.6.30")'
+s31='.results[0].series[] | select(.series == "2.6.31")'
+
+# 1: the culprit's backport brought the bug; the fix is missing
+expect_contains "$(tri "${F[1]}" | grep '^verdict')" \
+	"stable candidate: affects 2.6.30 (v2.6.30.1–v2.6.30.4); the bug came to 2.6.30.y with ${B1:0:12} (backport of ${C[1]:0:12}) in v2.6.30.1; missing from 2.6.30.y" \
+	"1: a culprit's backport: stable candidate, naming the backport"
+expect_eq "$(series "${F[1]}" 2.6.30)" \
+	"affected v2.6.30.1..v2.6.30.4 (culprit ${C[1]:0:12} as ${B1:0:12} since v2.6.30.1), no fix yet" "1: the series row"
+expect_eq "$(js "${F[1]}" "$s30 | \"\(.affected) \(.first_affected) \(.culprit_in) \(.culprit_backport) \(.culprit)\"")" \
+	"true v2.6.30.1 v2.6.30.1 $B1 ${C[1]}" "1: JSON"
+expect_eq "$(series "${F[1]}" 2.6.31)" "not affected" "1: 2.6.31 has the fix"
+
+# 2: culprit and fix in one stable release
+expect_contains "$(tri "${F[2]}" | grep '^verdict')" "not for stable" "2: not for stable"
+expect_contains "$(tri "${F[2]}")" "culprit and fix backported together in v2.6.30.2" "2: said so"
+expect_eq "$(series "${F[2]}" 2.6.30)" \
+	"not affected: culprit ${C[2]:0:12} and fix backported together in v2.6.30.2" "2: the series row"
+expect_eq "$(js "${F[2]}" "$s30 | \"\(.affected) \(.together)\"")" "false true" "2: JSON"
+expect_eq "$(tri "${F[2]}" | grep -c 'backported to stable all the same')" 0 "2: no 'check' note"
+
+# 3: the culprit's backport reverted by subject
+# (the releases listed include v2.6.31-rc1: mainline had the culprit before its fix)
+expect_eq "$(js "${F[3]}" '.results[0].affected | join(" ")')" "v2.6.30.1 v2.6.31-rc1" "3: affected until the revert"
+expect_eq "$(series "${F[3]}" 2.6.30)" \
+	"affected v2.6.30.1 (culprit ${C[3]:0:12} as ${B3:0:12} since v2.6.30.1), no fix yet" "3: the series row"
+
+# 4: the fix's backport reverted: affected again
+expect_eq "$(js "${F[4]}" '.results[0].affected | join(" ")')" "v2.6.30.1 v2.6.30.3 v2.6.30.4 v2.6.31-rc1" \
+	"4: a reverted fix backport opens the range again"
+expect_contains "$(tri "${F[4]}")" "reverted in v2.6.30.3 by" "4: the revert listed under the backports"
+
+# 5: the fix came before the culprit (a wrapped "modified from commit" id)
+expect_eq "$(js "${F[5]}" '.results[0].affected | join(" ")')" "v2.6.31-rc1" "5: no stable release affected"
+expect_eq "$(js "${F[5]}" "$s30 | \"\(.affected) \(.fix_before_culprit)\"")" "false true" "5: JSON"
+expect_contains "$(series "${F[5]}" 2.6.30)" "backport of the fix had come before it" "5: said so"
+expect_contains "$(tri "${F[5]}" | sed -n '/^backports/,$p')" "${BF5:0:12}" "5: the wrapped id found"
+
+# 6: a backport of a backport
+expect_eq "$(js "${F[6]}" "$s31 | \"\(.first_affected) \(.culprit_backport)\"")" "v2.6.31.1 $B6" \
+	"6: 2.6.31.y through its backport"
+expect_eq "$(js "${F[6]}" "$s30 | \"\(.first_affected) \(.culprit_backport) \(.culprit)\"")" \
+	"v2.6.30.4 $BB6 ${C[6]}" "6: 2.6.30.y through the backport of the backport"
+
+# the repository is only read
+expect_eq "$(git -C "$r" status --porcelain | wc -l)" 0 "the work tree untouched"
+finish
