@@ -147,6 +147,22 @@ expect_eq "$(js "${F[6]}" "$s31 | \"\(.first_affected) \(.culprit_backport)\"")"
 expect_eq "$(js "${F[6]}" "$s30 | \"\(.first_affected) \(.culprit_backport) \(.culprit)\"")" \
 	"v2.6.30.4 $BB6 ${C[6]}" "6: 2.6.30.y through the backport of the backport"
 
+# the audit of the 2.6.31 window against 2.6.30.y
+"$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 >"$tmp/audit"
+row() { grep -A1 "^\[.*\] ${1:0:12} " "$tmp/audit" | tail -1; }
+expect_contains "$(row "${F[1]}")" \
+	"needed: yes (culprit ${C[1]:0:12} is in 2.6.30.y as ${B1:0:12} since v2.6.30.1); applies to v2.6.30.4" \
+	"audit 1: needed, its culprit being a backport"
+expect_contains "$(row "${F[3]}")" "needed: no" "audit 3: the culprit's backport was reverted"
+expect_contains "$(row "${F[4]}")" "needed: yes (culprit ${C[4]:0:12} is in 2.6.30.y" "audit 4: needed"
+expect_eq "$(grep -c "^\[F N-+\] ${F[4]:0:12}" "$tmp/audit")" 1 "audit 4: the reverted fix backport is missing"
+expect_contains "$(row "${F[2]}")" "present since v2.6.30.2 as ${BF2:0:12}" "audit 2: present"
+expect_contains "$(cat "$tmp/audit")" "needed and missing: 2 (2 fix a culprit 2.6.30.y took as a backport)" \
+	"audit: the summary counts them"
+expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 --json |
+	jq -r '.audit.summary["2.6.30"] | "\(.needed_missing) \(.needed_missing_backported_culprit)"')" "2 2" \
+	"audit: the JSON summary"
+
 # the repository is only read
 expect_eq "$(git -C "$r" status --porcelain | wc -l)" 0 "the work tree untouched"
 finish

@@ -34,6 +34,7 @@ struct stable_series {
 	bool *in_base;              /* ancestors of vX.Y */
 	uint32_t *first_tag;        /* per commit: first series tag with it, NO_TAG, ON_BRANCH */
 	uint32_t *by_upstream;      /* per commit: the stable commit naming it upstream */
+	bool *reverted;             /* per commit: a commit of the series reverts it */
 	struct pid_entry *pids;     /* stable commits by patch-id */
 	size_t npids;
 	git_tree *tip_tree;
@@ -48,6 +49,7 @@ struct cell {
 	char *needed_why;
 	uint32_t present;           /* the stable commit, DAG_NONE */
 	const char *present_how;    /* "upstream line", "patch-id" */
+	bool via_backport;          /* needed: the series carries the culprit as a backport */
 	int applies;                /* 1, 0, -1: not checked */
 	uint32_t prereqs[5];
 	size_t nprereqs;
@@ -192,32 +194,77 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	return 0;
 }
 
-/* What the series' own commits say: upstream lines, patch-ids. */
+/*
+ * A revert among the series' commits: its target by id, else by the
+ * subject it quotes (stable's reverts often name no id), the newest
+ * earlier commit of the series with that subject.
+ */
+static void note_revert(struct audit *a, struct stable_series *s, const char *msg,
+			const uint32_t *commits, char **subjects, size_t n)
+{
+	char hex[41], *subject;
+	uint32_t target = DAG_NONE;
+
+	if (!upstream_revert(msg, hex, &subject))
+		return;
+	if (*hex)
+		target = rev_find_hex(&a->h->dag, hex);
+	for (size_t i = 0; subject && i < n; i++)
+		if (subjects[i] && !strcmp(subjects[i], subject))
+			target = commits[i];
+	if (target != DAG_NONE && s->first_tag[target] != NO_TAG)
+		s->reverted[target] = true;
+	free(subject);
+}
+
+/* What the series' own commits say: upstream lines, reverts, patch-ids. */
 static void index_series(struct audit *a, struct stable_series *s)
 {
 	struct dag *dag = &a->h->dag;
-	size_t alloc = 0;
+	size_t alloc = 0, n = 0, nalloc = 0;
+	uint32_t *commits = NULL;
+	char **subjects = NULL, **msgs = NULL;
 
 	s->by_upstream = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->by_upstream));
+	s->reverted = xcalloc((size_t)dag->nr + 1, sizeof(*s->reverted));
 	for (uint32_t i = 0; i <= dag->nr; i++)
 		s->by_upstream[i] = DAG_NONE;
 	for (uint32_t c = 0; c < dag->nr; c++) {
-		char hex[41], *msg;
-		uint32_t up;
+		char refs[8][41], *msg;
+		size_t nrefs;
 		git_oid pid;
 
 		if (s->first_tag[c] == NO_TAG)
 			continue;
-		if ((msg = history_message(a->h, c)) && upstream_ref(msg, hex) &&
-		    (up = rev_find_hex(dag, hex)) != DAG_NONE && s->by_upstream[up] == DAG_NONE)
-			s->by_upstream[up] = c;
-		free(msg);
+		msg = history_message(a->h, c);
+		nrefs = msg ? upstream_refs(msg, refs, 8) : 0;
+		for (size_t k = 0; k < nrefs && k < 8; k++) {
+			uint32_t up = rev_find_hex(dag, refs[k]);
+			if (up != DAG_NONE && s->by_upstream[up] == DAG_NONE)
+				s->by_upstream[up] = c;
+		}
+		commits = xgrow(commits, &nalloc, n + 1, sizeof(*commits));
+		subjects = xrealloc(subjects, (n + 1) * sizeof(*subjects));
+		msgs = xrealloc(msgs, (n + 1) * sizeof(*msgs));
+		commits[n] = c;
+		subjects[n] = msg ? subject_of(msg) : NULL;
+		msgs[n++] = msg;
 		if (patch_id_of_commit(a->h->repo, &dag->oids[c], &pid)) {
 			s->pids = xgrow(s->pids, &alloc, s->npids + 1, sizeof(*s->pids));
 			s->pids[s->npids].pid = pid;
 			s->pids[s->npids++].commit = c;
 		}
 	}
+	for (size_t i = 0; i < n; i++) {
+		if (msgs[i])
+			note_revert(a, s, msgs[i], commits, subjects, n);
+		free(msgs[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(subjects[i]);
+	free(subjects);
+	free(msgs);
+	free(commits);
 	if (s->npids > 1)
 		qsort(s->pids, s->npids, sizeof(*s->pids), cmp_pid);
 }
@@ -321,6 +368,13 @@ static bool in_pids(const struct stable_series *s, const git_oid *pid, uint32_t 
 	return e != NULL;
 }
 
+/* The series tag that first has commit, or its branch. */
+static const char *tag_of(const struct audit *a, const struct stable_series *s, uint32_t commit)
+{
+	uint32_t t = s->first_tag[commit];
+	return t == ON_BRANCH ? s->tip_name : t == NO_TAG ? "?" : a->h->tags.v[t].shortname;
+}
+
 /*
  * Needed?  Only a fix can be: one marked Cc: stable, with a Fixes: trailer
  * or naming the commit that broke it ("introduced by <sha>").  Any change
@@ -351,6 +405,16 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 				 tt->v[s->base_tag].shortname);
 			return;
 		}
+		/* stable took the culprit: the series has the bug whatever its base */
+		if (s->by_upstream[e->commit] != DAG_NONE && !s->reverted[s->by_upstream[e->commit]]) {
+			uint32_t bp = s->by_upstream[e->commit];
+			cell->needed = 'N';
+			cell->via_backport = true;
+			cell->needed_why = xstrfmt("culprit %.12s is in %s.y as %.12s since %s", e->ref,
+						   s->name, git_oid_tostr_s(&a->h->dag.oids[bp]),
+						   tag_of(a, s, bp));
+			return;
+		}
 		if (cell->needed != 'n') {
 			uint32_t first = contain_first_release(&a->c, e->commit);
 			cell->needed = 'n';
@@ -374,10 +438,11 @@ static void judge_present(const struct stable_series *s, const struct row *r, st
 	uint32_t c;
 
 	cell->present = DAG_NONE;
-	if (s->by_upstream[r->commit] != DAG_NONE) {
+	/* a backport the series reverted is not there any more */
+	if (s->by_upstream[r->commit] != DAG_NONE && !s->reverted[s->by_upstream[r->commit]]) {
 		cell->present = s->by_upstream[r->commit];
 		cell->present_how = "upstream line";
-	} else if (r->has_pid && in_pids(s, &r->pid, &c)) {
+	} else if (r->has_pid && in_pids(s, &r->pid, &c) && !s->reverted[c]) {
 		cell->present = c;
 		cell->present_how = "patch-id";
 	}
@@ -506,12 +571,6 @@ static bool wanted(const struct audit *a, const struct row *r)
 	return false;
 }
 
-static const char *tag_of(const struct audit *a, const struct stable_series *s, uint32_t commit)
-{
-	uint32_t t = s->first_tag[commit];
-	return t == ON_BRANCH ? s->tip_name : t == NO_TAG ? "?" : a->h->tags.v[t].shortname;
-}
-
 static void print_row(const struct audit *a, const struct row *r)
 {
 	printf("[%c", r->mark);
@@ -545,6 +604,7 @@ static void print_row(const struct audit *a, const struct row *r)
 
 struct counts {
 	size_t marked, fixes, missing, present, by_line, unneeded, unknown, not_fix;
+	size_t missing_backported_culprit;  /* of missing: the series took the culprit */
 };
 
 static void count(const struct audit *a, size_t k, struct counts *n)
@@ -560,6 +620,7 @@ static void count(const struct audit *a, size_t k, struct counts *n)
 			n->by_line += !strcmp(c->present_how, "upstream line");
 		} else if (c->needed == 'N') {
 			n->missing++;
+			n->missing_backported_culprit += c->via_backport;
 		} else if (c->needed == 'n') {
 			n->unneeded++;
 		} else if (c->needed == 'x') {
@@ -587,7 +648,8 @@ static void print_text(const struct audit *a)
 		count(a, k, &n);
 		printf("\nsummary for %s: %zu fixes (%zu marked Cc: stable) among %zu commits:\n",
 		       a->s[k].name, n.fixes, n.marked, a->nrows);
-		printf("  needed and missing: %zu\n", n.missing);
+		printf("  needed and missing: %zu (%zu fix a culprit %s.y took as a backport)\n",
+		       n.missing, n.missing_backported_culprit, a->s[k].name);
 		for (size_t i = 0; i < a->nrows; i++) {
 			const struct row *r = &a->rows[i];
 			const struct cell *c = &r->cells[k];
@@ -679,6 +741,8 @@ static void print_json(const struct audit *a)
 		json_kint(&j, "commits", (int64_t)a->nrows);
 		json_kint(&j, "marked_cc_stable", (int64_t)n.marked);
 		json_kint(&j, "needed_missing", (int64_t)n.missing);
+		json_kint(&j, "needed_missing_backported_culprit",
+			  (int64_t)n.missing_backported_culprit);
 		json_kint(&j, "present", (int64_t)n.present);
 		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
 		json_kint(&j, "not_needed", (int64_t)n.unneeded);
@@ -712,6 +776,7 @@ static void free_audit(struct audit *a)
 		free(s->in_base);
 		free(s->first_tag);
 		free(s->by_upstream);
+		free(s->reverted);
 		free(s->pids);
 		git_tree_free(s->tip_tree);
 		for (size_t i = 0; i < s->ntexts; i++) {
