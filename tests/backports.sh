@@ -163,6 +163,26 @@ expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 --json
 	jq -r '.audit.summary["2.6.30"] | "\(.needed_missing) \(.needed_missing_backported_culprit)"')" "2 2" \
 	"audit: the JSON summary"
 
+# the CVE record: a branch is affected from the version that took the culprit
+cve() {   # FIX: the release ranges of its record, one per line
+	"$PATCHVER" -C "$r" --triage --cve-json "$1" |
+		jq -r '.results[0].affected[1] | [.defaultStatus] + [.versions[] |
+			"\(.status) \(.version) \(.lessThan // .lessThanOrEqual)"] | .[]'
+}
+expect_eq "$(cve "${F[1]}" | tr '\n' ';')" "unaffected;affected 2.6.30.1 2.6.30.*;unaffected 2.6.31 *;" \
+	"cve 1: 2.6.30.y affected from the culprit's backport"
+expect_eq "$(cve "${F[4]}" | tr '\n' ';')" \
+	"unaffected;affected 2.6.30.1 2.6.30.2;affected 2.6.30.3 2.6.30.*;unaffected 2.6.31 *;" \
+	"cve 4: a reverted fix backport opens a second range"
+expect_eq "$(cve "${F[6]}" | tr '\n' ';')" \
+	"unaffected;affected 2.6.30.4 2.6.30.*;affected 2.6.31.1 2.6.31.*;unaffected 2.6.32 *;" \
+	"cve 6: both branches, each from its backport"
+"$PATCHVER" -C "$r" --triage --cve-json "${F[1]}" "${F[4]}" "${F[6]}" >"$tmp/cve.json"
+out=$(/usr/bin/python3 "$TESTS/tools/cve-validate.py" <"$tmp/cve.json" 2>&1)
+expect_eq "$?" 0 "cve: valid CVE JSON 5 records ($out)"
+expect_contains "$(jq -r '.results[0].notes[]' "$tmp/cve.json")" \
+	"2.6.30.y: the bug came with ${B1:0:12}, the backport of ${C[1]:0:12}, in 2.6.30.1" "cve 1: the note"
+
 # the repository is only read
 expect_eq "$(git -C "$r" status --porcelain | wc -l)" 0 "the work tree untouched"
 finish

@@ -130,6 +130,74 @@ static void release_entries(struct json *j, struct history *h, struct contain *c
 	}
 }
 
+/* Did a stable backport of the culprit bring the bug into a series? */
+static bool via_stable_backport(const struct triage *t)
+{
+	for (size_t i = 0; i < t->groups[0].nseries; i++) {
+		const struct series *s = &t->groups[0].series[i];
+		if (s->intro_backport != DAG_NONE && s->affected && s->first_affected != NONE)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Release ranges when a stable branch took the culprit as a backport: its
+ * versions below the backport never had the bug, so "unaffected below the
+ * first release with the culprit" cannot be said.  Each affected series
+ * gets its own ranges instead, one per run of affected versions: from the
+ * version carrying the culprit (the series' release, or the stable version
+ * that took the backport) to the one carrying the fix or its backport
+ * (else the whole branch), against defaultStatus "unaffected".
+ */
+static bool is_affected(const struct triage_group *g, uint32_t tag)
+{
+	for (size_t i = 0; i < g->naffected; i++)
+		if (g->affected[i] == tag)
+			return true;
+	return false;
+}
+
+static void series_entries(struct json *j, const struct history *h, const struct triage *t)
+{
+	const struct triage_group *g = &t->groups[0];
+	char wild[40], fixed[32] = "";
+
+	for (size_t i = 0; i < g->nseries; i++) {
+		const struct series *s = &g->series[i];
+
+		snprintf(wild, sizeof(wild), "%s.*", s->name);
+		/* each run of affected tags: a revert of the fix's backport opens another */
+		for (size_t k = 0; k < s->ntags; k++) {
+			size_t end = k;
+
+			if (!is_affected(g, s->tags[k]))
+				continue;
+			while (end + 1 < s->ntags && is_affected(g, s->tags[end + 1]))
+				end++;
+			json_obj_begin(j);
+			json_kstr(j, "version", version_of(h, s->tags[k]));
+			if (end + 1 < s->ntags)
+				json_kstr(j, "lessThan", version_of(h, s->tags[end + 1]));
+			else
+				json_kstr(j, "lessThanOrEqual", wild);
+			json_kstr(j, "status", "affected");
+			json_kstr(j, "versionType", "semver");
+			json_obj_end(j);
+			k = end;
+		}
+	}
+	if (t->fix_first == NONE)
+		return;
+	release_of(h, t->fix_first, fixed, sizeof(fixed));
+	json_obj_begin(j);
+	json_kstr(j, "version", fixed);
+	json_kstr(j, "lessThanOrEqual", "*");
+	json_kstr(j, "status", "unaffected");
+	json_kstr(j, "versionType", "original_commit_for_fix");
+	json_obj_end(j);
+}
+
 void cve_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
 {
 	uint32_t intro = introducer(t, h);
@@ -147,13 +215,23 @@ void cve_write(struct json *j, struct history *h, struct contain *c, const struc
 	git_range(j, h, intro, t->fix);
 	for (size_t b = 0; b < t->nbackports; b++)
 		git_range(j, h, intro, t->backports[b]);
+	/* a branch the bug reached through the culprit's backport: from that backport */
+	for (size_t i = 0; i < t->groups[0].nseries; i++) {
+		const struct series *s = &t->groups[0].series[i];
+		if (s->intro_backport != DAG_NONE && s->affected && s->first_affected != NONE)
+			git_range(j, h, s->intro_backport,
+				  s->fixed_by_backport && s->backport != DAG_NONE ? s->backport : t->fix);
+	}
 	json_arr_end(j);
 	json_obj_end(j);
 	/* release ranges */
 	json_obj_begin(j);
 	json_key(j, "versions");
 	json_arr_begin(j);
-	release_entries(j, h, c, t, intro, &any_affected);
+	if (via_stable_backport(t))
+		series_entries(j, h, t);
+	else
+		release_entries(j, h, c, t, intro, &any_affected);
 	json_arr_end(j);
 	common(j, h, t, any_affected ? "affected" : "unaffected");
 	json_obj_end(j);
@@ -163,7 +241,18 @@ void cve_write(struct json *j, struct history *h, struct contain *c, const struc
 	if (unknown)
 		json_str(j, "no certain or likely introducer: the ranges start at the history's "
 			 "root commit, as the kernel CNA does when the introducer is unknown");
-	if (!any_affected)
+	for (size_t i = 0; i < t->groups[0].nseries; i++) {
+		const struct series *s = &t->groups[0].series[i];
+		char note[160], b[13], u[13];
+		if (s->intro_backport == DAG_NONE || !s->affected || s->first_affected == NONE)
+			continue;
+		git_oid_tostr(b, sizeof(b), &h->dag.oids[s->intro_backport]);
+		git_oid_tostr(u, sizeof(u), &h->dag.oids[s->intro_upstream]);
+		snprintf(note, sizeof(note), "%s.y: the bug came with %s, the backport of %s, in %s",
+			 s->name, b, u, version_of(h, s->intro_tag));
+		json_str(j, note);
+	}
+	if (!any_affected && !via_stable_backport(t))
 		json_str(j, "no released kernel had the bug: introduced and fixed in one "
 			 "release cycle");
 	json_arr_end(j);
