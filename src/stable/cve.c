@@ -80,6 +80,17 @@ static void common(struct json *j, struct history *h, const struct triage *t, co
 	json_arr_end(j);
 }
 
+/* The fix's mainline release on: unaffected, as the CNA marks the fixing commit's. */
+static void fix_entry(struct json *j, const char *fixed)
+{
+	json_obj_begin(j);
+	json_kstr(j, "version", fixed);
+	json_kstr(j, "lessThanOrEqual", "*");
+	json_kstr(j, "status", "unaffected");
+	json_kstr(j, "versionType", "original_commit_for_fix");
+	json_obj_end(j);
+}
+
 static void release_entries(struct json *j, struct history *h, struct contain *c,
 			    const struct triage *t, uint32_t intro, bool *any_affected)
 {
@@ -120,14 +131,8 @@ static void release_entries(struct json *j, struct history *h, struct contain *c
 		json_kstr(j, "versionType", "semver");
 		json_obj_end(j);
 	}
-	if (*fixed) {
-		json_obj_begin(j);
-		json_kstr(j, "version", fixed);
-		json_kstr(j, "lessThanOrEqual", "*");
-		json_kstr(j, "status", "unaffected");
-		json_kstr(j, "versionType", "original_commit_for_fix");
-		json_obj_end(j);
-	}
+	if (*fixed)
+		fix_entry(j, fixed);
 }
 
 /* Did a stable backport of the culprit bring the bug into a series? */
@@ -190,12 +195,7 @@ static void series_entries(struct json *j, const struct history *h, const struct
 	if (t->fix_first == NONE)
 		return;
 	release_of(h, t->fix_first, fixed, sizeof(fixed));
-	json_obj_begin(j);
-	json_kstr(j, "version", fixed);
-	json_kstr(j, "lessThanOrEqual", "*");
-	json_kstr(j, "status", "unaffected");
-	json_kstr(j, "versionType", "original_commit_for_fix");
-	json_obj_end(j);
+	fix_entry(j, fixed);
 }
 
 void cve_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
