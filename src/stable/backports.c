@@ -6,6 +6,7 @@
 
 #include "patchver/base/util.h"
 #include "patchver/engine/revs.h"
+#include "patchver/engine/treepath.h"
 #include "patchver/stable/backports.h"
 #include "patchver/stable/upstream.h"
 
@@ -122,16 +123,32 @@ static void add_backports(struct backport_map *m, size_t *alloc, struct stable_c
 	}
 }
 
-int backport_map_build(struct backport_map *m, struct history *h, struct contain *c)
+static bool touches_any(struct treepath_cache *caches, size_t n, const struct dag *dag,
+			uint32_t i)
+{
+	if (!n)
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if (treepath_touches(&caches[k], dag, i))
+			return true;
+	return false;
+}
+
+int backport_map_build(struct backport_map *m, struct history *h, struct contain *c,
+		       const char *const *paths, size_t npaths)
 {
 	struct stable_commit *v = NULL;
 	size_t n = 0, alloc = 0, map_alloc = 0;
 	struct dag *dag = &h->dag;
+	struct treepath_cache *caches = xcalloc(npaths + 1, sizeof(*caches));
 
 	memset(m, 0, sizeof(*m));
+	for (size_t k = 0; k < npaths; k++)
+		treepath_init(&caches[k], dag, paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		uint32_t tag;
-		if (!dag->loaded[i] || !on_stable_line(h, c, i, &tag))
+		if (!dag->loaded[i] || !on_stable_line(h, c, i, &tag) ||
+		    !touches_any(caches, npaths, dag, i))
 			continue;
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
 		memset(&v[n], 0, sizeof(v[n]));
@@ -161,6 +178,9 @@ int backport_map_build(struct backport_map *m, struct history *h, struct contain
 		free(v[i].reverts_subject);
 	}
 	free(v);
+	for (size_t k = 0; k < npaths; k++)
+		treepath_free(&caches[k]);
+	free(caches);
 	return 0;
 }
 

@@ -34,8 +34,16 @@ struct backport_map {
 	size_t unresolved;          /* named ids that are no commit here (or ambiguous) */
 };
 
-/* Read every stable-line commit's message.  0, or an EXIT_* code. */
-int backport_map_build(struct backport_map *m, struct history *h, struct contain *c);
+/*
+ * Read the messages of the stable-line commits that change one of paths
+ * (npaths 0: every stable-line commit).  A backport changes what its
+ * upstream commit changes, and a revert what it reverts, so a question
+ * about a few commits needs only their files: a triage reads some dozens
+ * of messages, not the 800 of the kernel's 2.6.34.y and 2.6.35.y (7 ms).
+ * 0, or an EXIT_* code.
+ */
+int backport_map_build(struct backport_map *m, struct history *h, struct contain *c,
+		       const char *const *paths, size_t npaths);
 void backport_map_free(struct backport_map *m);
 
 /* The backports of upstream commit u: *n of them from the returned one (NULL: none). */
