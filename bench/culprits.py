@@ -22,6 +22,12 @@
       released kernel affected, with --evidence blame and with all evidence.
       A ranking tuned on the list above must not buy its numbers here.
 
+  bench/culprits.py backported REPO PATCHVER [OLD_PATCHVER]
+      mainline fixes of v2.6.34..v2.6.36-rc3 whose message names (by an id
+      of 10+ hex digits) a commit that 2.6.34.y or 2.6.35.y took as a
+      backport ("commit <sha> upstream." and the other forms); each one's
+      2.6.34 and 2.6.35 rows of --triage, with OLD_PATCHVER's beside.
+
   bench/culprits.py diff OLD.json NEW.json
       every fix whose verdict, affected releases or introducers differ
       between two runs' triages (CULPRITS_CACHE of measure or ccstable:
@@ -201,6 +207,68 @@ def ccstable(repo, pv, rng):
         json.dump(runs, open(cache, "w"))
 
 
+UPSTREAM = re.compile(r"(?:commit\s+([0-9a-f]{40})\s+upstream|upstream\s+commit\s+([0-9a-f]{10,40})"
+                      r"|cherry picked from commit\s+([0-9a-f]{10,40})"
+                      r"|modified from commit\s+([0-9a-f]{10,40}))", re.I)
+
+
+def series_rows(repo, pv, fix):
+    """The 2.6.34 and 2.6.35 rows of --triage's stable series, a row
+    "A … B  not affected (N series)" counting for the series it spans."""
+    out = subprocess.run([pv, "-C", repo, "--triage", fix], capture_output=True, text=True).stdout
+    rows = {}
+    key = lambda v: tuple(int(x) for x in v.split("."))
+    for line in out.splitlines():
+        m = re.match(r"^  (2\.6\.3[45]) +(.*)", line)
+        if m:
+            rows[m.group(1)] = m.group(2)
+        m = re.match(r"^  ([0-9.]+) \u2026 ([0-9.]+)  (not affected)", line)
+        for s in ("2.6.34", "2.6.35"):
+            if m and key(m.group(1)) <= key(s) <= key(m.group(2)):
+                rows[s] = m.group(3)
+    return rows
+
+
+def backported(repo, pv, old_pv):
+    ups = {}
+    for rng in ("v2.6.34..v2.6.34.6", "v2.6.35..v2.6.35.4"):
+        out = git(repo, "log", "--format=%H%x00%B%x01", rng)
+        for rec in out.split("\x01"):
+            if "\x00" not in rec:
+                continue
+            sha, body = rec.strip("\n").split("\x00", 1)
+            for m in UPSTREAM.finditer(" ".join(body.split())):
+                up = next(g for g in m.groups() if g)
+                full = git(repo, "rev-parse", "-q", "--verify", up + "^{commit}").strip()
+                if full:
+                    ups.setdefault(full, []).append((rng.split("..")[0], sha[:12]))
+    fixes = []
+    out = git(repo, "log", "--no-merges", "--format=%H%x00%B%x01", "v2.6.34..v2.6.36-rc3")
+    for rec in out.split("\x01"):
+        if "\x00" not in rec:
+            continue
+        sha, body = rec.strip("\n").split("\x00", 1)
+        named = {full for full in ups for m in re.finditer(r"\b([0-9a-f]{10,40})\b", body)
+                 if full.startswith(m.group(1)) and full != sha}
+        if named:
+            fixes.append((sha, sorted(named)))
+    print(f"{len(ups)} upstream commits have a backport in 2.6.34.y or 2.6.35.y; "
+          f"{len(fixes)} mainline commits of v2.6.34..v2.6.36-rc3 name one\n")
+    for sha, named in fixes:
+        subject = git(repo, "log", "-1", "--format=%s", sha).strip()
+        print(f"{sha[:12]} {subject}" + (f" (itself backported: {', '.join(b for _, b in ups[sha])})"
+                                          if sha in ups else ""))
+        for u in named:
+            print(f"  names {u[:12]}, backported as " +
+                  ", ".join(f"{b} ({base}.y)" for base, b in ups[u]))
+        new = series_rows(repo, pv, sha)
+        old = series_rows(repo, old_pv, sha) if old_pv else {}
+        for s in ("2.6.34", "2.6.35"):
+            print(f"  {s}: {new.get(s, '?')}")
+            if old_pv and old.get(s) != new.get(s):
+                print(f"  {s} before: {old.get(s, '?')}")
+
+
 def diff(old_file, new_file):
     """Every fix whose answer moved: the first two entries of either cache
     are the --evidence blame and the all-evidence triages."""
@@ -226,6 +294,8 @@ if __name__ == "__main__":
         make_list(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "ccstable":
         ccstable(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "v2.6.30..v2.6.35")
+    elif len(sys.argv) >= 4 and sys.argv[1] == "backported":
+        backported(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     elif len(sys.argv) == 4 and sys.argv[1] == "diff":
         diff(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 4 and sys.argv[1] == "measure":
