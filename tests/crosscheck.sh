@@ -181,6 +181,9 @@ replaced_copy() {
 		m=$(echo "$merges" | head -1)
 		p=($(git -C "$2" rev-parse "$m^1" "$m^2"))
 		git -C "$2" replace --graft "$m" "${p[1]}" "${p[0]}"
+		# packed, as git gc leaves it (bad-input.sh has loose ones)
+		git -C "$2" pack-refs --all
+		expect_eq "$(grep -c ' refs/replace/' "$2/packed-refs")" 1 "$name: the replace ref packed"
 		expect_eq "$(git -C "$2" rev-parse "$m^1")" "${p[1]}" "$name: the replace ref swaps $m's parents"
 		;;
 	graft)
