@@ -260,32 +260,44 @@ void refread_free(struct refread *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/*
- * Replace refs that git reads (unless GIT_NO_REPLACE_OBJECTS), or a graft
- * file: packed or loose refs in the replace namespace, GIT_REPLACE_REF_BASE
- * set at all, GIT_GRAFT_FILE or info/grafts.  Cautious: core.useReplaceRefs
- * is not read here.
- */
-bool refread_history_replaced(struct refread *r)
+bool refread_replace_refs_exist(const char *gitdir)
 {
-	const char *graft_env = getenv("GIT_GRAFT_FILE");
-	char *grafts = xstrfmt("%s/info/grafts", r->gitdir), *loose;
-	bool yes = (graft_env && *graft_env) || path_is_file(grafts);
+	char *loose = xstrfmt("%s/refs/replace", gitdir), *packed = xstrfmt("%s/packed-refs", gitdir);
+	bool yes = getenv("GIT_REPLACE_REF_BASE") != NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
 	DIR *d;
 	struct dirent *e;
 
-	free(grafts);
-	if (yes || getenv("GIT_NO_REPLACE_OBJECTS"))
-		return yes;
-	if (getenv("GIT_REPLACE_REF_BASE"))
-		return true;
-	for (size_t i = 0; i < r->packed.nr && !yes; i++)
-		yes = !strncmp(r->packed.v[i].name, "refs/replace/", 13);
-	loose = xstrfmt("%s/refs/replace", r->gitdir);
 	for (d = yes ? NULL : opendir(loose); d && !yes && (e = readdir(d));)
 		yes = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 	if (d)
 		closedir(d);
+	/* packed-refs: "<hex> <refname>" lines */
+	for (f = yes ? NULL : fopen(packed, "r"); f && !yes && getline(&line, &cap, f) > 0;)
+		yes = strlen(line) > 41 + 13 && !strncmp(line + 41, "refs/replace/", 13);
+	if (f)
+		fclose(f);
+	free(line);
 	free(loose);
+	free(packed);
 	return yes;
+}
+
+/*
+ * Replace refs that git reads (unless GIT_NO_REPLACE_OBJECTS), or a graft
+ * file (GIT_GRAFT_FILE or info/grafts).  Cautious: core.useReplaceRefs is
+ * not read here.
+ */
+bool refread_history_replaced(struct refread *r)
+{
+	const char *graft_env = getenv("GIT_GRAFT_FILE");
+	char *grafts = xstrfmt("%s/info/grafts", r->gitdir);
+	bool yes = (graft_env && *graft_env) || path_is_file(grafts);
+
+	free(grafts);
+	if (yes || getenv("GIT_NO_REPLACE_OBJECTS"))
+		return yes;
+	return refread_replace_refs_exist(r->gitdir);
 }

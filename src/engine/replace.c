@@ -3,12 +3,12 @@
  * replace-object.c and commit.c read it.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "patchver/base/util.h"
+#include "patchver/engine/refread.h"
 #include "patchver/engine/replace.h"
 
 /* git's MAXREPLACEDEPTH: a longer chain is "replace depth too high" */
@@ -175,43 +175,12 @@ static void read_grafts(struct replace_map *m, git_repository *repo)
 	drop_duplicate_grafts(m);
 }
 
-/*
- * Could refs/replace hold a ref?  From the files: asking libgit2 parses all
- * of packed-refs (100,000 tags: most of a query's time), and nearly no
- * repository has a replace ref.  A namespace moved by GIT_REPLACE_REF_BASE
- * is always asked.
- */
-static bool may_have_replace_refs(git_repository *repo)
-{
-	const char *dir = git_repository_commondir(repo);
-	char *loose = xstrfmt("%srefs/replace", dir), *packed = xstrfmt("%spacked-refs", dir);
-	bool yes = getenv("GIT_REPLACE_REF_BASE") != NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	DIR *d;
-	struct dirent *e;
-
-	for (d = yes ? NULL : opendir(loose); d && !yes && (e = readdir(d));)
-		yes = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	if (d)
-		closedir(d);
-	/* packed-refs: "<hex> <refname>" lines */
-	for (f = yes ? NULL : fopen(packed, "r"); f && !yes && getline(&line, &cap, f) > 0;)
-		yes = strlen(line) > 41 + 13 && !strncmp(line + 41, "refs/replace/", 13);
-	if (f)
-		fclose(f);
-	free(line);
-	free(loose);
-	free(packed);
-	return yes;
-}
-
 int replace_map_load(struct replace_map *m, git_repository *repo)
 {
 	memset(m, 0, sizeof(*m));
 	read_grafts(m, repo);
-	if (may_have_replace_refs(repo) && replace_refs_enabled(repo) &&
+	if (refread_replace_refs_exist(git_repository_commondir(repo)) &&
+	    replace_refs_enabled(repo) &&
 	    read_replace_refs(m, repo) < 0)
 		return -1;
 	return 0;

@@ -56,4 +56,12 @@ char *refread_short_name(struct refread *r, const char *refname);
  */
 bool refread_history_replaced(struct refread *r);
 
+/*
+ * Could the replace namespace hold a ref: loose refs under refs/replace, a
+ * packed-refs line there, or GIT_REPLACE_REF_BASE set at all?  From the
+ * files: asking libgit2 parses all of packed-refs (100,000 tags: most of a
+ * query's time), and nearly no repository has a replace ref.
+ */
+bool refread_replace_refs_exist(const char *gitdir);
+
 #endif
