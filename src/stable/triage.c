@@ -70,43 +70,48 @@ static bool tag_contains(struct contain *c, uint32_t tag, uint32_t commit)
 }
 
 /*
+ * Mark in set[] the tags carrying the stable commit `commit` and not its
+ * revert (DAG_NONE: none); via[tag], when not NULL, gets commit where it
+ * marks a tag set[] did not have yet.
+ */
+static void mark_unreverted(struct contain *c, uint32_t commit, uint32_t revert,
+			    bool *set, uint32_t *via)
+{
+	size_t n;
+	uint32_t *tags = contain_tags(c, commit, &n);
+	bool *reverted = xcalloc(c->h->tags.nr + 1, 1);
+
+	if (revert != DAG_NONE)
+		mark_tags(c, revert, reverted);
+	for (size_t i = 0; i < n; i++) {
+		if (reverted[tags[i]] || set[tags[i]])
+			continue;
+		set[tags[i]] = true;
+		if (via)
+			via[tags[i]] = commit;
+	}
+	free(tags);
+	free(reverted);
+}
+
+/*
  * Where one commit is, tag by tag: the tags containing it, and those
  * containing a stable backport of it that no revert has taken back out
- * (backports.h).  via[tag], when not NULL, gets the backport that put it
- * there (DAG_NONE: the commit itself).
+ * (backports.h).  via[tag] gets the backport that put it there (DAG_NONE:
+ * the commit itself).
  */
 static void mark_carried(struct contain *c, const struct backport_map *m, uint32_t commit,
 			 bool *set, uint32_t *via)
 {
-	size_t n, nb;
-	uint32_t *tags = contain_tags(c, commit, &n);
+	size_t nb;
 	const struct backport *b = backport_map_of(m, commit, &nb);
 
-	for (size_t i = 0; i < n; i++) {
-		set[tags[i]] = true;
-		if (via)
-			via[tags[i]] = DAG_NONE;
-	}
-	free(tags);
-	for (size_t k = 0; k < nb; k++) {
-		size_t nr = 0;
-		uint32_t *out = b[k].revert == DAG_NONE ? NULL : contain_tags(c, b[k].revert, &nr);
-		bool *reverted = xcalloc(c->h->tags.nr + 1, 1);
-
-		for (size_t i = 0; i < nr; i++)
-			reverted[out[i]] = true;
-		free(out);
-		tags = contain_tags(c, b[k].commit, &n);
-		for (size_t i = 0; i < n; i++) {
-			if (reverted[tags[i]] || set[tags[i]])
-				continue;
-			set[tags[i]] = true;
-			if (via)
-				via[tags[i]] = b[k].commit;
-		}
-		free(tags);
-		free(reverted);
-	}
+	mark_unreverted(c, commit, DAG_NONE, set, via);
+	for (size_t i = 0; i < c->h->tags.nr + 1; i++)
+		if (set[i] && via[i] == commit)
+			via[i] = DAG_NONE;
+	for (size_t k = 0; k < nb; k++)
+		mark_unreverted(c, b[k].commit, b[k].revert, set, via);
 }
 
 /*
@@ -228,14 +233,18 @@ static void find_affected(struct triage_group *g, struct triage *t,
 	for (size_t i = 0; i < g->nintro; i++) {
 		uint32_t u = t->ev.v[g->intro[i]].commit;
 		bool *mine = xcalloc(ntags, 1);
+		uint32_t *my_via = xmalloc(ntags * sizeof(*my_via));
 
-		mark_carried(c, &t->stable, u, mine, via);
+		/* the first introducer to reach a tag names how it came there */
+		mark_carried(c, &t->stable, u, mine, my_via);
 		for (size_t k = 0; k < ntags; k++)
 			if (mine[k] && !intro[k]) {
 				intro[k] = true;
 				of[k] = u;
+				via[k] = my_via[k];
 			}
 		free(mine);
+		free(my_via);
 	}
 	g->affected = xmalloc((h->tags.nreleases + 1) * sizeof(uint32_t));
 	for (size_t r = 0; r < h->tags.nreleases; r++) {
@@ -271,17 +280,7 @@ static void mark_fixed(const struct triage *t, struct contain *c, bool *fixed)
 	mark_tags(c, t->fix, fixed);
 	for (size_t b = 0; b < t->nbackports; b++) {
 		const struct backport *e = backport_map_by_commit(&t->stable, t->backports[b]);
-		size_t n = 0;
-		uint32_t *tags = contain_tags(c, t->backports[b], &n);
-		bool *reverted = xcalloc(c->h->tags.nr + 1, 1);
-
-		if (e && e->revert != DAG_NONE)
-			mark_tags(c, e->revert, reverted);
-		for (size_t i = 0; i < n; i++)
-			if (!reverted[tags[i]])
-				fixed[tags[i]] = true;
-		free(tags);
-		free(reverted);
+		mark_unreverted(c, t->backports[b], e ? e->revert : DAG_NONE, fixed, NULL);
 	}
 }
 
