@@ -81,6 +81,7 @@ commit ${F[2]} upstream.")
 git revert -n "$B3" >/dev/null && commit "Revert \"s3: rework\"
 
 Turns out this isn't the way to go."
+R3=$(git rev-parse HEAD)
 BF4=$(pick "${F[4]}" "s4: fix the rework
 
 (cherry picked from commit ${F[4]})")
@@ -182,6 +183,47 @@ out=$(/usr/bin/python3 "$TESTS/tools/cve-validate.py" <"$tmp/cve.json" 2>&1)
 expect_eq "$?" 0 "cve: valid CVE JSON 5 records ($out)"
 expect_contains "$(jq -r '.results[0].notes[]' "$tmp/cve.json")" \
 	"2.6.30.y: the bug came with ${B1:0:12}, the backport of ${C[1]:0:12}, in 2.6.30.1" "cve 1: the note"
+
+# patchver <sha>: per series, the commit as a backport; the same answer
+# computed without an index, with --no-index, and from the index alone
+bp() {   # MODE REV: the text report's backports line, or the JSON field
+	case $1 in
+	none) PATCHVER_QUICK=off "$PATCHVER" -C "$r" "$2" ;;
+	noindex) PATCHVER_QUICK=off "$PATCHVER" -C "$r" --no-index "$2" ;;
+	quick) PATCHVER_QUICK=require "$PATCHVER" -C "$r" "$2" ;;
+	json) PATCHVER_QUICK=require "$PATCHVER" -C "$r" --json "$2" ;;
+	esac | if [ "$1" = json ]; then
+		jq -r '.results[0].backports[] | "\(.series) \(.commit) \(.release) \(.reverted_by) \(.reverted_in)"'
+	else
+		sed -n 's/^  backports: *//p'
+	fi
+}
+want1="2.6.30.y: backport ${B1:0:12} in v2.6.30.1"
+want3="2.6.30.y: backport ${B3:0:12} in v2.6.30.1 (reverted in v2.6.30.2 by ${R3:0:12})"
+want6="2.6.30.y: backport ${BB6:0:12} in v2.6.30.4; 2.6.31.y: backport ${B6:0:12} in v2.6.31.1"
+for mode in none noindex; do
+	expect_eq "$(bp $mode "${C[1]}")" "$want1" "sha 1 ($mode): the culprit's backport"
+	expect_eq "$(bp $mode "${C[3]}")" "$want3" "sha 3 ($mode): a reverted backport"
+	expect_eq "$(bp $mode "${C[6]}")" "$want6" "sha 6 ($mode): both series, the second by a backport of a backport"
+	expect_eq "$(bp $mode "${F[1]}")" "none" "sha 1 ($mode): the fix has none"
+done
+"$PATCHVER" -C "$r" --index >/dev/null 2>&1 || fail "--index"
+expect_eq "$(bp quick "${C[1]}")" "$want1" "sha 1 (index alone)"
+expect_eq "$(bp quick "${C[3]}")" "$want3" "sha 3 (index alone)"
+expect_eq "$(bp quick "${C[6]}")" "$want6" "sha 6 (index alone)"
+expect_eq "$(bp quick "${F[5]}")" "2.6.30.y: backport ${BF5:0:12} in v2.6.30.1" "sha F5 (index alone): the wrapped id"
+expect_eq "$(bp json "${C[3]}")" "2.6.30 $B3 v2.6.30.1 $R3 v2.6.30.2" "sha 3: JSON backports"
+expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" --json "${F[1]}" | jq -c '.results[0].backports')" "[]" \
+	"sha: JSON backports empty"
+expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" "${C[1]}" | sed -n 's/^  in stable: *//p')" "2.6.31.y" \
+	"sha 1: 'in stable' keeps its meaning (containment)"
+# the triage and the audit over the index answer as without it
+for n in 1 2 3 4 5 6; do
+	expect_eq "$(tri "${F[$n]}" --json | jq -c '.results[0].series')" \
+		"$(tri "${F[$n]}" --json --no-index | jq -c '.results[0].series')" "triage $n: the index's map, the same series"
+done
+expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30)" "$(cat "$tmp/audit")" \
+	"audit: the same with the index"
 
 # the repository is only read
 expect_eq "$(git -C "$r" status --porcelain | wc -l)" 0 "the work tree untouched"

@@ -7,7 +7,7 @@
 
 #include "patchver/cli/quick_report.h"
 #include "patchver/cli/render.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
 
 /* One rev's answer from the index, as report.c computes it: false when declined. */
 static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
@@ -46,6 +46,11 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 		answer_set_releases(r->tags, tags, ntags, a);
 	}
 	ok = true;
+	if (m == REPORT_FULL) {
+		struct backport_map bm;
+		quick_backports(q, &bm);
+		answer_set_backports(a, &bm, (const git_oid *)quick_oid(q, 0));
+	}
 	if (m == REPORT_FULL && (a->backport = upstream_ref(msg, a->upstream_hex))) {
 		/* an upstream id the index lacks, or a short one: the normal path looks further */
 		ok = quick_lookup(q, a->upstream_hex, &a->upstream) == 0 &&

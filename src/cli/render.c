@@ -29,8 +29,26 @@ void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags
 	}
 }
 
+void answer_set_backports(struct answer *a, const struct backport_map *m, const git_oid *oids)
+{
+	size_t n;
+	const struct backport *b = backport_map_of(m, a->rev.commit, &n);
+
+	a->backports = xcalloc(n + 1, sizeof(*a->backports));
+	for (size_t i = 0; i < n; i++) {
+		struct answer_backport *e = &a->backports[a->nbackports++];
+		e->commit = oids[b[i].commit];
+		e->tag = b[i].tag >= BACKMAP_ON_BRANCH ? ANSWER_NONE : b[i].tag;
+		e->reverted = b[i].revert != DAG_NONE;
+		if (e->reverted)
+			e->revert = oids[b[i].revert];
+		e->revert_tag = b[i].revert_tag >= BACKMAP_ON_BRANCH ? ANSWER_NONE : b[i].revert_tag;
+	}
+}
+
 void answer_free(struct answer *a)
 {
+	free(a->backports);
 	free(a->subject);
 	sbuf_free(&a->describe);
 	sbuf_free(&a->name);
@@ -115,6 +133,37 @@ static void list_stable(struct reporter *r, const char *series,
 	sbuf_addf(sb, "%s.y", series);
 }
 
+/* The series a backport is on: "2.6.34" of v2.6.34.1. */
+static void backport_series(const struct reporter *r, const struct answer_backport *b,
+			    char *buf, size_t len)
+{
+	if (b->tag >= BACKMAP_ON_BRANCH)
+		snprintf(buf, len, "?");
+	else
+		kver_series(&r->tags->v[b->tag].ver, buf, len);
+}
+
+/* "2.6.34.y: backport 0640b3e3c65a in v2.6.34.1 (reverted in v2.6.34.3 by ...)" */
+static void print_backports(struct reporter *r, const struct answer *a)
+{
+	char series[32], hex[13];
+
+	printf("  backports:     ");
+	if (!a->nbackports)
+		printf(" none");
+	for (size_t i = 0; i < a->nbackports; i++) {
+		const struct answer_backport *b = &a->backports[i];
+		backport_series(r, b, series, sizeof(series));
+		hex_tostr(hex, sizeof(hex), b->commit.id);
+		printf("%s %s.y: backport %s in %s", i ? ";" : "", series, hex, tag_text(r, b->tag));
+		if (b->reverted) {
+			hex_tostr(hex, sizeof(hex), b->revert.id);
+			printf(" (reverted in %s by %s)", tag_text(r, b->revert_tag), hex);
+		}
+	}
+	putchar('\n');
+}
+
 static void print_text(struct reporter *r, const struct answer *a)
 {
 	char hex[13];
@@ -141,6 +190,7 @@ static void print_text(struct reporter *r, const struct answer *a)
 	for_each_series(r, a, list_stable, &stable);
 	printf("  in stable:      %s\n", stable.len ? sbuf_str(&stable) : "none");
 	sbuf_free(&stable);
+	print_backports(r, a);
 	if (a->backport) {
 		printf("  backport of:    %.12s", a->upstream_hex);
 		if (a->upstream == ANSWER_NONE)
@@ -174,6 +224,26 @@ static void json_stable(struct reporter *r, const char *series,
 	json_kstr(j, "series", series);
 	json_kstr(j, "first", tag_name(r, tags[0]));
 	json_obj_end(j);
+}
+
+static void json_backports(struct reporter *r, struct json *j, const struct answer *a)
+{
+	char series[32], hex[GIT_OID_HEXSZ + 1];
+
+	json_key(j, "backports");
+	json_arr_begin(j);
+	for (size_t i = 0; i < a->nbackports; i++) {
+		const struct answer_backport *b = &a->backports[i];
+		json_obj_begin(j);
+		backport_series(r, b, series, sizeof(series));
+		json_kstr(j, "series", series);
+		json_kstr(j, "commit", hex_tostr(hex, sizeof(hex), b->commit.id));
+		json_kstr(j, "release", tag_name(r, b->tag));
+		json_kstr(j, "reverted_by", b->reverted ? hex_tostr(hex, sizeof(hex), b->revert.id) : NULL);
+		json_kstr(j, "reverted_in", b->reverted ? tag_name(r, b->revert_tag) : NULL);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 static const char *error_name(int code)
@@ -223,6 +293,7 @@ static void print_json(struct reporter *r, struct json *j, const struct answer *
 		json_arr_end(j);
 	}
 	if (m == REPORT_FULL) {
+		json_backports(r, j, a);
 		json_key(j, "backport_of");
 		if (!a->backport) {
 			json_null(j);

@@ -13,7 +13,8 @@
 #include "patchver/cli/render.h"
 #include "patchver/cli/report.h"
 #include "patchver/engine/revs.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
+#include "patchver/stable/backports.h"
 #include "patchver/base/util.h"
 
 #define NONE ANSWER_NONE
@@ -25,6 +26,16 @@ struct full_reporter {
 	struct naming naming;
 	struct contain contain;
 };
+
+/* The stable lines' backports of a's commit (from the index's map when there is one). */
+static void find_backports(struct full_reporter *r, struct answer *a)
+{
+	struct backport_map m;
+
+	if (backport_map_for(&m, r->h, &r->contain, &a->rev.commit, 1, NULL, 0) == 0)
+		answer_set_backports(a, &m, r->h->dag.oids);
+	backport_map_free(&m);
+}
 
 static void find_backport(struct full_reporter *r, struct answer *a)
 {
@@ -79,8 +90,10 @@ static void compute(struct full_reporter *r, const char *spec, struct answer *a)
 		if (r->contain.err)
 			a->err = r->contain.err;
 	}
-	if (m == REPORT_FULL)
+	if (m == REPORT_FULL) {
 		find_backport(r, a);
+		find_backports(r, a);
+	}
 }
 
 static void reporter_init(struct full_reporter *r, struct history *h,

@@ -649,3 +649,33 @@ bool *dag_ancestors(struct dag *dag, const uint32_t *starts, size_t n)
 	free(stack);
 	return seen;
 }
+
+char *dag_message(struct dag *dag, uint32_t idx)
+{
+	const git_oid *oid = replace_object(&dag->replaced, &dag->oids[idx]);
+	struct objstore *store = dag_store(dag);
+	git_odb_object *obj = NULL;
+	const char *data = NULL, *p;
+	size_t len = 0;
+	char *msg = NULL;
+
+	if (!oid)
+		return NULL;
+	if (store && objstore_read(store, oid->id, 0, &dag->buf) == OBJSTORE_COMMIT) {
+		data = dag->buf.buf;
+		len = dag->buf.len;
+	} else if (git_odb_read(&obj, dag->odb, oid) == 0 &&
+		   git_odb_object_type(obj) == GIT_OBJECT_COMMIT) {
+		data = git_odb_object_data(obj);
+		len = git_odb_object_size(obj);
+	}
+	/* as git_commit_message() gives it: after the header, leading newlines dropped */
+	if (data && (p = memmem(data, len, "\n\n", 2))) {
+		for (p += 2; p < data + len && *p == '\n'; p++)
+			;
+		msg = xstrndup(p, len - (size_t)(p - data));
+	}
+	git_odb_object_free(obj);
+	git_error_clear();
+	return msg;
+}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "patchver/engine/backscan.h"
 #include "patchver/engine/indexer.h"
 #include "patchver/engine/namerev.h"
 #include "patchver/engine/treepath.h"
@@ -206,9 +207,38 @@ static uint64_t *top_masks(const struct dag *dag)
 	return mask;
 }
 
+static char *read_message(void *dag, uint32_t commit)
+{
+	return dag_message(dag, commit);
+}
+
+/*
+ * The backport map of every commit first released in a stable tag: their
+ * messages are read (2.6.34.y and 2.6.35.y: 800 of 211k commits), nothing
+ * else.  A later run's questions about any commit then need no message.
+ */
+static void stable_backports(struct backport_map *m, const struct dag *dag,
+			     const struct tag_table *t, const uint32_t *first)
+{
+	struct backmap_commit *v = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (uint32_t i = 0; i < dag->nr; i++) {
+		if (first[i] == UINT32_MAX || !kver_is_stable(&t->v[first[i]].ver))
+			continue;
+		v = xgrow(v, &alloc, n + 1, sizeof(*v));
+		v[n].commit = i;
+		v[n++].tag = first[i];
+	}
+	/* reading messages changes no commit of the DAG */
+	backmap_compute(m, (struct dag *)dag, t, v, n, read_message, (void *)dag);
+	free(v);
+}
+
 void indexer_build(struct relindex *ix, const struct dag *dag,
 		   const struct tag_table *t, const char *ident, const char *glob)
 {
+	struct backport_map bp;
 	int64_t start = now_msec();
 	struct relindex_data d = { .ident = ident, .glob = glob };
 	uint32_t *tips = xmalloc(t->nr * sizeof(uint32_t) + 1), *order, *first;
@@ -240,8 +270,14 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	d.first = first;
 	d.names = names;
 	d.segs = segs;
+	stable_backports(&bp, dag, t, first);
+	d.backports = bp.v;
+	d.nbackports = (uint32_t)bp.nr;
+	d.bpnotes = bp.notes;
+	d.nbpnotes = (uint32_t)bp.nnotes;
 	d.build_msec = now_msec() - start;
 	relindex_from_data(ix, &d);
+	backport_map_free(&bp);
 	free(tips);
 	free(ivl);
 	free(names);

@@ -196,6 +196,11 @@ uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 	return relindex_tags_containing(&q->ix, c, n);
 }
 
+void quick_backports(struct quick *q, struct backport_map *m)
+{
+	backmap_borrow(m, q->ix.backports, q->ix.nbackports, q->ix.bpnotes, q->ix.nbpnotes);
+}
+
 const unsigned char *quick_oid(const struct quick *q, uint32_t c)
 {
 	return q->ix.dag.oids[c].id;

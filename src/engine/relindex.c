@@ -24,7 +24,7 @@
 
 enum section {
 	S_IDENT, S_GLOB, S_OIDS, S_DATES, S_TREES, S_TOPMASK, S_PAR_OFF, S_PAR_NR, S_PARENTS, S_SLOTS,
-	S_MIN_DESC, S_FIRST, S_NAMES, S_SEGS, S_TAGS, S_IVS, S_POOL, S_NR
+	S_MIN_DESC, S_FIRST, S_NAMES, S_SEGS, S_TAGS, S_IVS, S_POOL, S_BACKPORTS, S_BPNOTES, S_NR
 };
 
 struct header {
@@ -33,7 +33,7 @@ struct header {
 	uint64_t size;
 	uint64_t checksum;              /* of this header (the field zero) and the block sums */
 	uint32_t nblocks;               /* sums of the body's blocks follow the header */
-	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs;
+	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs, nbackports, nbpnotes;
 	int64_t build_msec;
 	struct { uint64_t off, len; } sect[S_NR];
 };
@@ -148,6 +148,26 @@ static bool check_tag_links(const struct relindex *ix, uint64_t pool_len)
 	return true;
 }
 
+/* The backport map's ids in range and its records in lookup order (checked whole: small). */
+static bool check_backports(const struct relindex *ix)
+{
+	uint32_t n = ix->dag.nr;
+
+	for (uint32_t i = 0; i < ix->nbackports; i++) {
+		const struct backport *b = &ix->backports[i];
+		if (b->upstream >= n || b->commit >= n || b->tag >= ix->ntags ||
+		    (b->revert >= n && b->revert != DAG_NONE) ||
+		    (b->revert_tag >= ix->ntags && b->revert_tag != UINT32_MAX) ||
+		    (i && b[-1].upstream > b->upstream))
+			return false;
+	}
+	for (uint32_t i = 0; i < ix->nbpnotes; i++)
+		if (ix->bpnotes[i].commit >= n || (i && ix->bpnotes[i - 1].commit > ix->bpnotes[i].commit) ||
+		    memchr(ix->bpnotes[i].hex, '\0', sizeof(ix->bpnotes[i].hex)) == NULL)
+			return false;
+	return true;
+}
+
 static bool check_links(const struct relindex *ix)
 {
 	uint32_t n = ix->dag.nr;
@@ -218,10 +238,15 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	ix->segs = section(&h, map, S_SEGS, h.nsegs, sizeof(struct name_seg));
 	ix->tags = section(&h, map, S_TAGS, (uint64_t)h.ntags + 1, sizeof(struct relindex_tag));
 	ix->ivs = section(&h, map, S_IVS, h.nivs, sizeof(struct relindex_iv));
+	ix->backports = section(&h, map, S_BACKPORTS, h.nbackports, sizeof(struct backport));
+	ix->bpnotes = section(&h, map, S_BPNOTES, h.nbpnotes, sizeof(struct backport_note));
+	ix->nbackports = h.nbackports;
+	ix->nbpnotes = h.nbpnotes;
 	if (!ix->ident || !ix->glob || !ix->pool || !ix->dag.oids || !ix->dag.dates || !ix->dag.trees || !ix->dag.topmask ||
 	    !ix->dag.par_off ||
 	    !ix->dag.par_nr || !ix->dag.parents || !ix->dag.slots || !ix->min_desc || !ix->first ||
-	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !h.nsegs ||
+	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !ix->backports || !ix->bpnotes ||
+	    !h.nsegs ||
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
 		return *why = "inconsistent header", false;
 	/* the small sections at once; the rest as it is read, or all now */
@@ -230,6 +255,8 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	    !relindex_check(ix, ix->pool, h.sect[S_POOL].len) ||
 	    !relindex_check(ix, ix->tags, h.sect[S_TAGS].len) ||
 	    !relindex_check(ix, ix->ivs, h.sect[S_IVS].len) ||
+	    !relindex_check(ix, ix->backports, h.sect[S_BACKPORTS].len) ||
+	    !relindex_check(ix, ix->bpnotes, h.sect[S_BPNOTES].len) ||
 	    (!lazy && !relindex_check(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
 		return *why = "checksum mismatch (damaged)", false;
 	if (!lazy) {
@@ -238,7 +265,8 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	}
 	if (strcmp(ix->ident, ident))
 		return *why = "written for another repository", false;
-	if (!check_tag_links(ix, h.sect[S_POOL].len) || (!lazy && !check_links(ix)))
+	if (!check_tag_links(ix, h.sect[S_POOL].len) || !check_backports(ix) ||
+	    (!lazy && !check_links(ix)))
 		return *why = "inconsistent records", false;
 	return true;
 }
@@ -319,6 +347,8 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 		[S_TAGS] = { d->tags, ((uint64_t)d->ntags + 1) * sizeof(struct relindex_tag) },
 		[S_IVS] = { d->ivs, (uint64_t)d->nivs * sizeof(struct relindex_iv) },
 		[S_POOL] = { d->pool, d->pool_size },
+		[S_BACKPORTS] = { d->backports, (uint64_t)d->nbackports * sizeof(struct backport) },
+		[S_BPNOTES] = { d->bpnotes, (uint64_t)d->nbpnotes * sizeof(struct backport_note) },
 	};
 	struct header h = { .version = RELINDEX_VERSION, .endian = ENDIAN_MARK };
 	uint64_t off, body = 0;
@@ -332,6 +362,8 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	h.nsegs = d->nsegs;
 	h.nslots = d->dag.nslots;
 	h.nivs = d->nivs;
+	h.nbackports = d->nbackports;
+	h.nbpnotes = d->nbpnotes;
 	h.build_msec = d->build_msec;
 	for (int s = 0; s < S_NR; s++)
 		body += align8(src[s].len);

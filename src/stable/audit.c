@@ -13,7 +13,7 @@
 #include "patchver/base/json.h"
 #include "patchver/stable/match.h"
 #include "patchver/stable/triage.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
 #include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
 

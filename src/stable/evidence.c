@@ -11,7 +11,7 @@
 #include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
 #include "patchver/stable/evidence.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
 #include "patchver/base/util.h"
 
 /* What a developer writes just before the culprit's sha or quoted subject. */

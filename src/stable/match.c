@@ -8,7 +8,7 @@
 #include "patchver/stable/match.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
 #include "patchver/base/util.h"
 
 const char *match_kind_name(enum match_kind k)

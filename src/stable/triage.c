@@ -284,50 +284,23 @@ static void mark_fixed(const struct triage *t, struct contain *c, bool *fixed)
 	}
 }
 
-/* Add path to paths[] unless there. */
-static void add_path(char ***paths, size_t *n, const char *path)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*paths)[i], path))
-			return;
-	*paths = xrealloc(*paths, (*n + 1) * sizeof(**paths));
-	(*paths)[(*n)++] = xstrdup(path);
-}
-
 /*
  * The backport map for this fix: the stable commits that change the fix's
  * files or an introducer's (a backport changes what it carries; a revert
- * what it reverts).  An introducer that changes too many files to list,
- * or whose trees cannot be read, makes it read every stable commit.
+ * what it reverts).
  */
 static int stable_map(struct triage *t, struct history *h, struct contain *c)
 {
-	char **paths = NULL;
+	uint32_t *commits = xmalloc((t->ev.nr + 1) * sizeof(*commits));
 	size_t n = 0;
-	bool all = false;
 	int ret;
 
-	for (size_t i = 0; i < t->fixp.npaths; i++)
-		add_path(&paths, &n, t->fixp.paths[i]);
-	for (size_t gi = 0; gi < t->ngroups && !all; gi++)
-		for (size_t k = 0; k < t->groups[gi].nintro && !all; k++) {
-			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit;
-			unsigned np;
-			const uint32_t *par = dag_parents(&h->dag, u, &np);
-			struct tree_change *ch = NULL;
-			int nch = treepath_changed(h->dag.odb, np ? &h->dag.trees[par[0]] : NULL,
-						   &h->dag.trees[u], 64, &ch);
-
-			if (nch < 0 || nch > 64)
-				all = true;
-			for (int x = 0; x < nch && !all; x++)
-				add_path(&paths, &n, ch[x].path);
-			treepath_changes_free(ch, nch);
-		}
-	ret = backport_map_build(&t->stable, h, c, (const char *const *)paths, all ? 0 : n);
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	for (size_t gi = 0; gi < t->ngroups; gi++)
+		for (size_t k = 0; k < t->groups[gi].nintro; k++)
+			commits[n++] = t->ev.v[t->groups[gi].intro[k]].commit;
+	ret = backport_map_for(&t->stable, h, c, commits, n,
+			       (const char *const *)t->fixp.paths, t->fixp.npaths);
+	free(commits);
 	return ret;
 }
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
 
 static const char *ref(const char *msg)
 {

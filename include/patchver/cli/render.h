@@ -7,6 +7,7 @@
 #include "patchver/base/json.h"
 #include "patchver/base/util.h"
 #include "patchver/cli/report.h"
+#include "patchver/engine/backmap.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/tags.h"
 
@@ -17,6 +18,15 @@
  */
 #define ANSWER_NONE UINT32_MAX
 #define REPORT_SCHEMA_VERSION 1
+
+/* A stable commit carrying the answer's commit (backmap.h). */
+struct answer_backport {
+	git_oid commit;
+	uint32_t tag;               /* its first stable tag */
+	bool reverted;
+	git_oid revert;
+	uint32_t revert_tag;        /* ANSWER_NONE: on a branch, in no tag yet */
+};
 
 struct answer {
 	struct rev rev;
@@ -32,6 +42,8 @@ struct answer {
 	uint32_t upstream;          /* that commit, if it is in the repository */
 	git_oid upstream_oid;       /* its id, when it is */
 	uint32_t upstream_first;
+	struct answer_backport *backports;  /* the stable lines' backports of it */
+	size_t nbackports;
 };
 
 /* What the printing needs: the tags the answers index, the mode, the exit code. */
@@ -48,6 +60,9 @@ bool report_wants_contain(enum report_mode m);
 void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags,
 			 struct answer *a);
 void answer_free(struct answer *a);
+
+/* The backports of a's commit in m (oids: the ids of m's dense ids). */
+void answer_set_backports(struct answer *a, const struct backport_map *m, const git_oid *oids);
 
 /*
  * Print one answer (j: the JSON document, with --json).  Returns false when

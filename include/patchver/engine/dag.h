@@ -193,4 +193,10 @@ uint32_t *dag_topo_order(const struct dag *dag);
 /* For every commit, the oldest committer date on it or a descendant. */
 int64_t *dag_min_desc_dates(const struct dag *dag);
 
+/*
+ * Commit idx's message (its replacement's, as git shows it), read from the
+ * object files without libgit2 when they can say; NULL if unreadable.
+ */
+char *dag_message(struct dag *dag, uint32_t idx);
+
 #endif

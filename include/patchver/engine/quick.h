@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "patchver/base/util.h"
+#include "patchver/engine/backmap.h"
 #include "patchver/engine/tags.h"
 
 /*
@@ -49,6 +50,9 @@ int quick_name(struct quick *q, uint32_t commit, struct sbuf *out);
 
 /* The earliest release containing commit (UINT32_MAX none): 0 or -1. */
 int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
+
+/* The index's backport map (backmap.h), borrowed: valid until quick_close(). */
+void quick_backports(struct quick *q, struct backport_map *m);
 
 /* Every tag containing commit, refname order (caller frees). */
 uint32_t *quick_containing(struct quick *q, uint32_t commit, size_t *n);

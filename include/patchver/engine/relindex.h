@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <git2.h>
 
+#include "patchver/engine/backmap.h"
 #include "patchver/engine/namerev.h"
 
 /*
@@ -19,7 +20,7 @@
  * records in dense-id order, each 8-byte aligned.  Readers validate it
  * all before use: a file that fails any check is not used.
  */
-#define RELINDEX_VERSION 4
+#define RELINDEX_VERSION 5
 
 struct relindex_name {          /* a commit's uncut name-rev name */
 	uint32_t seg;           /* 0: none */
@@ -60,6 +61,10 @@ struct relindex {
 	const struct relindex_tag *tags;/* ntags + 1 (the last closes iv_off) */
 	const struct relindex_iv *ivs;  /* nivs */
 	const char *pool;
+	/* the backport map of the commits stable tags reach (backmap.h) */
+	const struct backport *backports;
+	const struct backport_note *bpnotes;
+	uint32_t nbackports, nbpnotes;
 	int64_t build_msec;             /* how long computing it took */
 };
 
@@ -76,6 +81,9 @@ struct relindex_data {
 	const struct relindex_iv *ivs;
 	const char *pool;
 	uint32_t pool_size;
+	const struct backport *backports;
+	const struct backport_note *bpnotes;
+	uint32_t nbackports, nbpnotes;
 	int64_t build_msec;
 };
 

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "patchver/base/util.h"
-#include "patchver/stable/upstream.h"
+#include "patchver/engine/upstream.h"
 
 /* Read 7..40 hex digits at p; returns the count, 0 if not a sha. */
 static size_t read_sha(const char *p, char hex[41])

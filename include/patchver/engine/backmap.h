@@ -1,0 +1,78 @@
+#ifndef PATCHVER_BACKMAP_H
+#define PATCHVER_BACKMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "patchver/engine/dag.h"
+#include "patchver/engine/tags.h"
+
+/*
+ * The backport map: what the stable lines carry.  For every stable-line
+ * commit, the upstream commits its message names (upstream.h: every form
+ * stable has used, ids wrapped across lines, abbreviated ids), and the
+ * stable commit of the same series that reverts it, if one does ("This
+ * reverts commit <id>", or stable's 'Revert "<subject>"' with no id).  A
+ * backport of a backport (a 2.6.35.y commit naming the 2.6.34.y one)
+ * counts for the mainline commit the first one names.  So "where did X
+ * land on each stable series, as which backport, from which tag, reverted
+ * where" is one lookup.
+ *
+ * backscan.h computes it.  The release index holds the map of every
+ * commit a stable tag reaches (indexer.c); the stable layer computes one for commits no tag reaches
+ * yet (a stable branch's queue), or when there is no index.  Backports
+ * that name no upstream commit are not here: match.c finds them by
+ * patch-id, against the commits touching the same files.
+ */
+#define BACKMAP_ON_BRANCH (UINT32_MAX - 1)   /* a commit no stable tag has reached */
+
+struct backport {
+	uint32_t upstream;          /* the mainline commit carried */
+	uint32_t commit;            /* the stable commit carrying it */
+	uint32_t tag;               /* the first stable tag with commit, or BACKMAP_ON_BRANCH */
+	uint32_t revert;            /* the stable commit reverting it, or DAG_NONE */
+	uint32_t revert_tag;        /* the first stable tag with revert, UINT32_MAX, or ON_BRANCH */
+};
+
+/* What a stable commit's message names that is not counted as it reads. */
+enum backport_problem {
+	BACKPORT_UNKNOWN_ID = 1,    /* no commit of this history has that id */
+	BACKPORT_AMBIGUOUS_ID,      /* an abbreviated id several commits start with */
+	BACKPORT_NAMES_ITSELF,      /* the commit's own id */
+	BACKPORT_SEVERAL,           /* more than one upstream commit: each counted */
+};
+
+struct backport_note {
+	uint32_t commit;            /* the stable commit */
+	uint32_t problem;           /* enum backport_problem */
+	char hex[48];               /* the id it names, as written (lower case) */
+};
+
+struct backport_map {
+	const struct backport *v;   /* by upstream, then by tag's version */
+	size_t nr;
+	const struct backport_note *notes;      /* by commit */
+	size_t nnotes;
+	struct backport *own;       /* v and notes when computed here (else borrowed) */
+	struct backport_note *own_notes;
+};
+
+/* A map over arrays owned elsewhere (a release index). */
+void backmap_borrow(struct backport_map *m, const struct backport *v, size_t nr,
+		    const struct backport_note *notes, size_t nnotes);
+void backport_map_free(struct backport_map *m);
+
+/* The backports of upstream commit u: *n of them from the returned one (NULL: none). */
+const struct backport *backport_map_of(const struct backport_map *m, uint32_t u, size_t *n);
+
+/* The backport entries whose stable commit is commit (a commit may carry several). */
+const struct backport *backport_map_by_commit(const struct backport_map *m, uint32_t commit);
+
+/* The notes on commit's message: *n of them from the returned one (NULL: none). */
+const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
+					       size_t *n);
+
+/* A problem's words, for a note: "names no commit of this repository". */
+const char *backport_problem_str(uint32_t problem);
+
+#endif

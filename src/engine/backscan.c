@@ -1,0 +1,226 @@
+/*
+ * Computing the backport map (backscan.h): stable-line commits' messages read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/util.h"
+#include "patchver/engine/backscan.h"
+#include "patchver/engine/upstream.h"
+
+#define NONE UINT32_MAX
+#define MAX_REFS 8          /* upstream ids one message may name */
+
+/* A stable-line commit as the map is built: what it names, what it reverts. */
+struct stable_commit {
+	uint32_t commit, tag;
+	uint32_t named[MAX_REFS];
+	size_t nnamed;
+	uint32_t reverts;           /* the stable commit it reverts, or DAG_NONE */
+	uint32_t reverted_by;       /* the stable commit reverting it, or DAG_NONE */
+	char *subject;
+	char *reverts_subject;      /* 'Revert "<subject>"' with no id: whose subject */
+};
+
+struct builder {
+	struct dag *dag;
+	const struct tag_table *tags;
+	struct stable_commit *v;
+	size_t n;
+	struct backport *out;
+	size_t nout, aout;
+	struct backport_note *notes;
+	size_t nnotes, anotes;
+};
+
+/* Version order of two first tags; a commit on a branch comes after every tag. */
+static int cmp_tag(const struct tag_table *t, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return 0;
+	if (a == BACKMAP_ON_BRANCH || b == BACKMAP_ON_BRANCH)
+		return a == BACKMAP_ON_BRANCH ? 1 : -1;
+	return tags_cmp_version(t, a, b);
+}
+
+static int cmp_backport(const void *a, const void *b, void *ctx)
+{
+	const struct backport *x = a, *y = b;
+	int c;
+
+	if (x->upstream != y->upstream)
+		return x->upstream < y->upstream ? -1 : 1;
+	if ((c = cmp_tag(ctx, x->tag, y->tag)))
+		return c;
+	return (x->commit > y->commit) - (x->commit < y->commit);
+}
+
+static void note(struct builder *b, uint32_t commit, enum backport_problem problem,
+		 const char *hex)
+{
+	struct backport_note *n;
+
+	b->notes = xgrow(b->notes, &b->anotes, b->nnotes + 1, sizeof(*b->notes));
+	n = &b->notes[b->nnotes++];
+	memset(n, 0, sizeof(*n));
+	n->commit = commit;
+	n->problem = problem;
+	snprintf(n->hex, sizeof(n->hex), "%s", hex);
+}
+
+/* The loaded commit hex names, among the DAG's only (the index's arrays are fixed). */
+static uint32_t resolve(struct builder *b, const char *hex, enum backport_problem *problem)
+{
+	uint32_t idx[2];
+	size_t len = strlen(hex), found;
+	git_oid oid;
+
+	*problem = BACKPORT_UNKNOWN_ID;
+	if (len == GIT_OID_HEXSZ) {
+		uint32_t i;
+		if (git_oid_fromstr(&oid, hex) < 0)
+			return DAG_NONE;
+		i = dag_find(b->dag, &oid);
+		return i != DAG_NONE && b->dag->loaded[i] ? i : DAG_NONE;
+	}
+	found = dag_find_prefix(b->dag, hex, idx, 2);
+	if (found > 1)
+		*problem = BACKPORT_AMBIGUOUS_ID;
+	return found == 1 ? idx[0] : DAG_NONE;
+}
+
+/* What commit's message names and reverts (by id, else by subject: reverts_subject). */
+static void read_commit(struct builder *b, struct stable_commit *s, char *msg)
+{
+	char refs[MAX_REFS][41], hex[41];
+	enum backport_problem problem;
+	size_t n;
+
+	s->reverts = DAG_NONE;
+	if (!msg)
+		return;
+	s->subject = subject_of(msg);
+	n = upstream_refs(msg, refs, MAX_REFS);
+	for (size_t k = 0; k < n && k < MAX_REFS; k++) {
+		uint32_t up = resolve(b, refs[k], &problem);
+		if (up == s->commit)
+			note(b, s->commit, BACKPORT_NAMES_ITSELF, refs[k]);
+		else if (up == DAG_NONE)
+			note(b, s->commit, problem, refs[k]);
+		else
+			s->named[s->nnamed++] = up;
+	}
+	if (s->nnamed > 1)
+		note(b, s->commit, BACKPORT_SEVERAL, refs[0]);
+	if (upstream_revert(msg, hex, &s->reverts_subject) && *hex)
+		s->reverts = resolve(b, hex, &problem);
+}
+
+static bool same_series(const struct tag_table *t, uint32_t a, uint32_t b)
+{
+	char sa[32], sb[32];
+
+	/* the commits of a branch are given one series at a time */
+	if (a == BACKMAP_ON_BRANCH || b == BACKMAP_ON_BRANCH)
+		return true;
+	kver_series(&t->v[a].ver, sa, sizeof(sa));
+	kver_series(&t->v[b].ver, sb, sizeof(sb));
+	return !strcmp(sa, sb);
+}
+
+/* The stable commit of r's series, no later than r, whose subject is subject. */
+static uint32_t by_subject(struct builder *b, const struct stable_commit *r, const char *subject)
+{
+	uint32_t best = DAG_NONE;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const struct stable_commit *s = &b->v[i];
+		if (s == r || !s->subject || strcmp(s->subject, subject))
+			continue;
+		if (same_series(b->tags, s->tag, r->tag) && cmp_tag(b->tags, s->tag, r->tag) <= 0)
+			best = s->commit;
+	}
+	return best;
+}
+
+/* v is in commit order (dense ids, ascending). */
+static struct stable_commit *find(struct builder *b, uint32_t commit)
+{
+	size_t lo = 0, hi = b->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->v[mid].commit == commit)
+			return &b->v[mid];
+		if (b->v[mid].commit < commit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Each backport, once per upstream commit its stable commit names. */
+static void add_backports(struct builder *b, const struct stable_commit *s)
+{
+	for (size_t k = 0; k < s->nnamed; k++) {
+		uint32_t up = s->named[k];
+		const struct stable_commit *via = find(b, up);
+		struct backport *e;
+
+		/* a backport of a backport carries what the first one names */
+		if (via && via->nnamed)
+			up = via->named[0];
+		b->out = xgrow(b->out, &b->aout, b->nout + 1, sizeof(*b->out));
+		e = &b->out[b->nout++];
+		e->upstream = up;
+		e->commit = s->commit;
+		e->tag = s->tag;
+		e->revert = s->reverted_by;
+		e->revert_tag = s->reverted_by == DAG_NONE ? NONE : find(b, s->reverted_by)->tag;
+	}
+}
+
+void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_table *t,
+		     const struct backmap_commit *v, size_t n,
+		     backmap_message_fn message, void *ctx)
+{
+	struct builder b = { .dag = dag, .tags = t, .n = n };
+
+	b.v = xcalloc(n + 1, sizeof(*b.v));
+	for (size_t i = 0; i < n; i++) {
+		char *msg = message(ctx, v[i].commit);
+		b.v[i].commit = v[i].commit;
+		b.v[i].tag = v[i].tag;
+		b.v[i].reverted_by = DAG_NONE;
+		read_commit(&b, &b.v[i], msg);
+		free(msg);
+	}
+	/* every subject is known now: the reverts that name only one */
+	for (size_t i = 0; i < n; i++)
+		if (b.v[i].reverts_subject && b.v[i].reverts == DAG_NONE)
+			b.v[i].reverts = by_subject(&b, &b.v[i], b.v[i].reverts_subject);
+	/* a revert of a stable commit: only within the stable lines */
+	for (size_t i = 0; i < n; i++) {
+		struct stable_commit *target = b.v[i].reverts == DAG_NONE ? NULL :
+					       find(&b, b.v[i].reverts);
+		if (target && target->reverted_by == DAG_NONE)
+			target->reverted_by = b.v[i].commit;
+	}
+	for (size_t i = 0; i < n; i++)
+		add_backports(&b, &b.v[i]);
+	if (b.nout)
+		qsort_r(b.out, b.nout, sizeof(*b.out), cmp_backport, (void *)t);
+	for (size_t i = 0; i < n; i++) {
+		free(b.v[i].subject);
+		free(b.v[i].reverts_subject);
+	}
+	free(b.v);
+	memset(m, 0, sizeof(*m));
+	m->v = m->own = b.out;
+	m->nr = b.nout;
+	m->notes = m->own_notes = b.notes;
+	m->nnotes = b.nnotes;
+}
+
