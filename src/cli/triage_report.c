@@ -272,10 +272,10 @@ static void print_triage_text(struct front *f, const struct triage *t)
 	text_series(f, g);
 	printf("backports:        %s\n", t->nbackports ? "" : "none found");
 	for (size_t i = 0; i < t->nbackports; i++) {
-		const struct backport *b = backport_map_by_commit(&t->stable, t->backports[i]);
+		uint32_t revert = backport_map_revert_of(&t->stable, t->backports[i]);
 		commit_line(f, t->backports[i], "  ");
-		if (b && b->revert != DAG_NONE)
-			printf("    reverted in %s by %s\n", rel(f, b->revert_tag), hex12(f, b->revert));
+		if (revert != DAG_NONE)
+			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));
 	}
 	text_fits(f, g);
 }

@@ -8,9 +8,12 @@
 #include "patchver/engine/backmap.h"
 
 void backmap_borrow(struct backport_map *m, const struct backport *v, size_t nr,
-		    const struct backport_note *notes, size_t nnotes)
+		    const struct backport_note *notes, size_t nnotes,
+		    const struct backport_revert *reverts, size_t nreverts)
 {
 	memset(m, 0, sizeof(*m));
+	m->reverts = reverts;
+	m->nreverts = nreverts;
 	m->v = v;
 	m->nr = nr;
 	m->notes = notes;
@@ -21,6 +24,7 @@ void backport_map_free(struct backport_map *m)
 {
 	free(m->own);
 	free(m->own_notes);
+	free(m->own_reverts);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -41,14 +45,6 @@ const struct backport *backport_map_of(const struct backport_map *m, uint32_t u,
 	return *n ? &m->v[lo] : NULL;
 }
 
-const struct backport *backport_map_by_commit(const struct backport_map *m, uint32_t commit)
-{
-	for (size_t i = 0; i < m->nr; i++)
-		if (m->v[i].commit == commit)
-			return &m->v[i];
-	return NULL;
-}
-
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n)
 {
@@ -65,6 +61,22 @@ const struct backport_note *backport_map_notes(const struct backport_map *m, uin
 	while (lo + *n < m->nnotes && m->notes[lo + *n].commit == commit)
 		(*n)++;
 	return *n ? &m->notes[lo] : NULL;
+}
+
+uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit)
+{
+	size_t lo = 0, hi = m->nreverts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->reverts[mid].commit == commit)
+			return m->reverts[mid].revert;
+		if (m->reverts[mid].commit < commit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return DAG_NONE;
 }
 
 const char *backport_problem_str(uint32_t problem)

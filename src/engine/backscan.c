@@ -32,6 +32,8 @@ struct builder {
 	size_t nout, aout;
 	struct backport_note *notes;
 	size_t nnotes, anotes;
+	struct backport_revert *reverts;
+	size_t nreverts, areverts;
 };
 
 /* Version order of two first tags; a commit on a branch comes after every tag. */
@@ -208,6 +210,13 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 		if (target && target->reverted_by == DAG_NONE)
 			target->reverted_by = b.v[i].commit;
 	}
+	for (size_t i = 0; i < n; i++) {
+		if (b.v[i].reverted_by == DAG_NONE)
+			continue;
+		b.reverts = xgrow(b.reverts, &b.areverts, b.nreverts + 1, sizeof(*b.reverts));
+		b.reverts[b.nreverts].commit = b.v[i].commit;
+		b.reverts[b.nreverts++].revert = b.v[i].reverted_by;
+	}
 	for (size_t i = 0; i < n; i++)
 		add_backports(&b, &b.v[i]);
 	if (b.nout)
@@ -222,5 +231,7 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 	m->nr = b.nout;
 	m->notes = m->own_notes = b.notes;
 	m->nnotes = b.nnotes;
+	m->reverts = m->own_reverts = b.reverts;
+	m->nreverts = b.nreverts;
 }
 

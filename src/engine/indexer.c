@@ -275,6 +275,8 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	d.nbackports = (uint32_t)bp.nr;
 	d.bpnotes = bp.notes;
 	d.nbpnotes = (uint32_t)bp.nnotes;
+	d.bpreverts = bp.reverts;
+	d.nbpreverts = (uint32_t)bp.nreverts;
 	d.build_msec = now_msec() - start;
 	relindex_from_data(ix, &d);
 	backport_map_free(&bp);

@@ -198,7 +198,7 @@ uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 
 void quick_backports(struct quick *q, struct backport_map *m)
 {
-	backmap_borrow(m, q->ix.backports, q->ix.nbackports, q->ix.bpnotes, q->ix.nbpnotes);
+	relindex_backports(&q->ix, m);
 }
 
 const unsigned char *quick_oid(const struct quick *q, uint32_t c)

@@ -24,7 +24,7 @@
 
 enum section {
 	S_IDENT, S_GLOB, S_OIDS, S_DATES, S_TREES, S_TOPMASK, S_PAR_OFF, S_PAR_NR, S_PARENTS, S_SLOTS,
-	S_MIN_DESC, S_FIRST, S_NAMES, S_SEGS, S_TAGS, S_IVS, S_POOL, S_BACKPORTS, S_BPNOTES, S_NR
+	S_MIN_DESC, S_FIRST, S_NAMES, S_SEGS, S_TAGS, S_IVS, S_POOL, S_BACKPORTS, S_BPNOTES, S_BPREVERTS, S_NR
 };
 
 struct header {
@@ -33,7 +33,7 @@ struct header {
 	uint64_t size;
 	uint64_t checksum;              /* of this header (the field zero) and the block sums */
 	uint32_t nblocks;               /* sums of the body's blocks follow the header */
-	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs, nbackports, nbpnotes;
+	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs, nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;
 	struct { uint64_t off, len; } sect[S_NR];
 };
@@ -165,6 +165,10 @@ static bool check_backports(const struct relindex *ix)
 		if (ix->bpnotes[i].commit >= n || (i && ix->bpnotes[i - 1].commit > ix->bpnotes[i].commit) ||
 		    memchr(ix->bpnotes[i].hex, '\0', sizeof(ix->bpnotes[i].hex)) == NULL)
 			return false;
+	for (uint32_t i = 0; i < ix->nbpreverts; i++)
+		if (ix->bpreverts[i].commit >= n || ix->bpreverts[i].revert >= n ||
+		    (i && ix->bpreverts[i - 1].commit >= ix->bpreverts[i].commit))
+			return false;
 	return true;
 }
 
@@ -240,12 +244,14 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	ix->ivs = section(&h, map, S_IVS, h.nivs, sizeof(struct relindex_iv));
 	ix->backports = section(&h, map, S_BACKPORTS, h.nbackports, sizeof(struct backport));
 	ix->bpnotes = section(&h, map, S_BPNOTES, h.nbpnotes, sizeof(struct backport_note));
+	ix->bpreverts = section(&h, map, S_BPREVERTS, h.nbpreverts, sizeof(struct backport_revert));
+	ix->nbpreverts = h.nbpreverts;
 	ix->nbackports = h.nbackports;
 	ix->nbpnotes = h.nbpnotes;
 	if (!ix->ident || !ix->glob || !ix->pool || !ix->dag.oids || !ix->dag.dates || !ix->dag.trees || !ix->dag.topmask ||
 	    !ix->dag.par_off ||
 	    !ix->dag.par_nr || !ix->dag.parents || !ix->dag.slots || !ix->min_desc || !ix->first ||
-	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !ix->backports || !ix->bpnotes ||
+	    !ix->names || !ix->segs || !ix->tags || !ix->ivs || !ix->backports || !ix->bpnotes || !ix->bpreverts ||
 	    !h.nsegs ||
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
 		return *why = "inconsistent header", false;
@@ -257,6 +263,7 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	    !relindex_check(ix, ix->ivs, h.sect[S_IVS].len) ||
 	    !relindex_check(ix, ix->backports, h.sect[S_BACKPORTS].len) ||
 	    !relindex_check(ix, ix->bpnotes, h.sect[S_BPNOTES].len) ||
+	    !relindex_check(ix, ix->bpreverts, h.sect[S_BPREVERTS].len) ||
 	    (!lazy && !relindex_check(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
 		return *why = "checksum mismatch (damaged)", false;
 	if (!lazy) {
@@ -349,6 +356,7 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 		[S_POOL] = { d->pool, d->pool_size },
 		[S_BACKPORTS] = { d->backports, (uint64_t)d->nbackports * sizeof(struct backport) },
 		[S_BPNOTES] = { d->bpnotes, (uint64_t)d->nbpnotes * sizeof(struct backport_note) },
+		[S_BPREVERTS] = { d->bpreverts, (uint64_t)d->nbpreverts * sizeof(struct backport_revert) },
 	};
 	struct header h = { .version = RELINDEX_VERSION, .endian = ENDIAN_MARK };
 	uint64_t off, body = 0;
@@ -364,6 +372,7 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	h.nivs = d->nivs;
 	h.nbackports = d->nbackports;
 	h.nbpnotes = d->nbpnotes;
+	h.nbpreverts = d->nbpreverts;
 	h.build_msec = d->build_msec;
 	for (int s = 0; s < S_NR; s++)
 		body += align8(src[s].len);

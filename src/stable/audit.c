@@ -13,12 +13,13 @@
 #include "patchver/base/json.h"
 #include "patchver/stable/match.h"
 #include "patchver/stable/triage.h"
-#include "patchver/engine/upstream.h"
+#include "patchver/engine/backscan.h"
+#include "patchver/stable/backports.h"
 #include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
 
 #define NO_TAG UINT32_MAX
-#define ON_BRANCH (UINT32_MAX - 1)   /* in the series' branch, in no tag yet */
+#define ON_BRANCH BACKMAP_ON_BRANCH  /* in the series' branch, in no tag yet */
 
 struct pid_entry {
 	git_oid pid;
@@ -195,76 +196,44 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 }
 
 /*
- * A revert among the series' commits: its target by id, else by the
- * subject it quotes (stable's reverts often name no id), the newest
- * earlier commit of the series with that subject.
+ * What the series' own commits say (backscan.h): the upstream commit each
+ * carries, the reverts within the series (by id, or by the subject stable's
+ * reverts quote), and the patch-ids of all, for backports naming none.
+ * The branch's commits no tag has reached are read with the tags' ones.
  */
-static void note_revert(struct audit *a, struct stable_series *s, const char *msg,
-			const uint32_t *commits, char **subjects, size_t n)
-{
-	char hex[41], *subject;
-	uint32_t target = DAG_NONE;
-
-	if (!upstream_revert(msg, hex, &subject))
-		return;
-	if (*hex)
-		target = rev_find_hex(&a->h->dag, hex);
-	for (size_t i = 0; subject && i < n; i++)
-		if (subjects[i] && !strcmp(subjects[i], subject))
-			target = commits[i];
-	if (target != DAG_NONE && s->first_tag[target] != NO_TAG)
-		s->reverted[target] = true;
-	free(subject);
-}
-
-/* What the series' own commits say: upstream lines, reverts, patch-ids. */
 static void index_series(struct audit *a, struct stable_series *s)
 {
 	struct dag *dag = &a->h->dag;
+	struct backmap_commit *v = NULL;
+	struct backport_map m;
 	size_t alloc = 0, n = 0, nalloc = 0;
-	uint32_t *commits = NULL;
-	char **subjects = NULL, **msgs = NULL;
 
 	s->by_upstream = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->by_upstream));
 	s->reverted = xcalloc((size_t)dag->nr + 1, sizeof(*s->reverted));
 	for (uint32_t i = 0; i <= dag->nr; i++)
 		s->by_upstream[i] = DAG_NONE;
 	for (uint32_t c = 0; c < dag->nr; c++) {
-		char refs[8][41], *msg;
-		size_t nrefs;
 		git_oid pid;
 
 		if (s->first_tag[c] == NO_TAG)
 			continue;
-		msg = history_message(a->h, c);
-		nrefs = msg ? upstream_refs(msg, refs, 8) : 0;
-		for (size_t k = 0; k < nrefs && k < 8; k++) {
-			uint32_t up = rev_find_hex(dag, refs[k]);
-			if (up != DAG_NONE && s->by_upstream[up] == DAG_NONE)
-				s->by_upstream[up] = c;
-		}
-		commits = xgrow(commits, &nalloc, n + 1, sizeof(*commits));
-		subjects = xrealloc(subjects, (n + 1) * sizeof(*subjects));
-		msgs = xrealloc(msgs, (n + 1) * sizeof(*msgs));
-		commits[n] = c;
-		subjects[n] = msg ? subject_of(msg) : NULL;
-		msgs[n++] = msg;
+		v = xgrow(v, &nalloc, n + 1, sizeof(*v));
+		v[n].commit = c;
+		v[n++].tag = s->first_tag[c];
 		if (patch_id_of_commit(a->h->repo, &dag->oids[c], &pid)) {
 			s->pids = xgrow(s->pids, &alloc, s->npids + 1, sizeof(*s->pids));
 			s->pids[s->npids].pid = pid;
 			s->pids[s->npids++].commit = c;
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (msgs[i])
-			note_revert(a, s, msgs[i], commits, subjects, n);
-		free(msgs[i]);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(subjects[i]);
-	free(subjects);
-	free(msgs);
-	free(commits);
+	backmap_compute(&m, dag, &a->h->tags, v, n, backport_message, a->h);
+	/* the earliest backport of each upstream commit (m is in version order) */
+	for (size_t i = m.nr; i-- > 0;)
+		s->by_upstream[m.v[i].upstream] = m.v[i].commit;
+	for (size_t i = 0; i < m.nreverts; i++)
+		s->reverted[m.reverts[i].commit] = true;
+	backport_map_free(&m);
+	free(v);
 	if (s->npids > 1)
 		qsort(s->pids, s->npids, sizeof(*s->pids), cmp_pid);
 }

@@ -35,7 +35,7 @@ int backport_map_build(struct backport_map *m, struct history *h, struct contain
 	struct treepath_cache *caches;
 
 	if (h->have_ix) {
-		backmap_borrow(m, h->ix.backports, h->ix.nbackports, h->ix.bpnotes, h->ix.nbpnotes);
+		relindex_backports(&h->ix, m);
 		return 0;
 	}
 	caches = xcalloc(npaths + 1, sizeof(*caches));

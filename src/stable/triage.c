@@ -278,10 +278,9 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 static void mark_fixed(const struct triage *t, struct contain *c, bool *fixed)
 {
 	mark_tags(c, t->fix, fixed);
-	for (size_t b = 0; b < t->nbackports; b++) {
-		const struct backport *e = backport_map_by_commit(&t->stable, t->backports[b]);
-		mark_unreverted(c, t->backports[b], e ? e->revert : DAG_NONE, fixed, NULL);
-	}
+	for (size_t b = 0; b < t->nbackports; b++)
+		mark_unreverted(c, t->backports[b],
+				backport_map_revert_of(&t->stable, t->backports[b]), fixed, NULL);
 }
 
 /*

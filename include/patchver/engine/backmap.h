@@ -48,29 +48,38 @@ struct backport_note {
 	char hex[48];               /* the id it names, as written (lower case) */
 };
 
+/* A stable commit reverted on its own line, whether it names an upstream or not. */
+struct backport_revert {
+	uint32_t commit, revert;
+};
+
 struct backport_map {
 	const struct backport *v;   /* by upstream, then by tag's version */
 	size_t nr;
 	const struct backport_note *notes;      /* by commit */
 	size_t nnotes;
-	struct backport *own;       /* v and notes when computed here (else borrowed) */
+	const struct backport_revert *reverts;  /* by commit */
+	size_t nreverts;
+	struct backport *own;       /* the arrays when computed here (else borrowed) */
 	struct backport_note *own_notes;
+	struct backport_revert *own_reverts;
 };
 
 /* A map over arrays owned elsewhere (a release index). */
 void backmap_borrow(struct backport_map *m, const struct backport *v, size_t nr,
-		    const struct backport_note *notes, size_t nnotes);
+		    const struct backport_note *notes, size_t nnotes,
+		    const struct backport_revert *reverts, size_t nreverts);
 void backport_map_free(struct backport_map *m);
 
 /* The backports of upstream commit u: *n of them from the returned one (NULL: none). */
 const struct backport *backport_map_of(const struct backport_map *m, uint32_t u, size_t *n);
 
-/* The backport entries whose stable commit is commit (a commit may carry several). */
-const struct backport *backport_map_by_commit(const struct backport_map *m, uint32_t commit);
-
 /* The notes on commit's message: *n of them from the returned one (NULL: none). */
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n);
+
+/* The stable commit reverting commit on its line, or DAG_NONE. */
+uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit);
 
 /* A problem's words, for a note: "names no commit of this repository". */
 const char *backport_problem_str(uint32_t problem);

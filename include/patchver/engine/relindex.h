@@ -64,7 +64,8 @@ struct relindex {
 	/* the backport map of the commits stable tags reach (backmap.h) */
 	const struct backport *backports;
 	const struct backport_note *bpnotes;
-	uint32_t nbackports, nbpnotes;
+	const struct backport_revert *bpreverts;
+	uint32_t nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;             /* how long computing it took */
 };
 
@@ -83,7 +84,8 @@ struct relindex_data {
 	uint32_t pool_size;
 	const struct backport *backports;
 	const struct backport_note *bpnotes;
-	uint32_t nbackports, nbpnotes;
+	const struct backport_revert *bpreverts;
+	uint32_t nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;
 };
 
@@ -126,6 +128,13 @@ bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c);
 
 /* Every tag containing commit c, refname order (caller frees). */
 uint32_t *relindex_tags_containing(const struct relindex *ix, uint32_t c, size_t *n);
+
+/* The index's backport map, borrowed: valid while ix is open. */
+static inline void relindex_backports(const struct relindex *ix, struct backport_map *m)
+{
+	backmap_borrow(m, ix->backports, ix->nbackports, ix->bpnotes, ix->nbpnotes,
+		       ix->bpreverts, ix->nbpreverts);
+}
 
 static inline const char *relindex_refname(const struct relindex *ix, uint32_t t)
 {
