@@ -28,6 +28,12 @@
       backport ("commit <sha> upstream." and the other forms); each one's
       2.6.34 and 2.6.35 rows of --triage, with OLD_PATCHVER's beside.
 
+  bench/culprits.py blamed REPO PATCHVER [OLD_PATCHVER]
+      every mainline commit of v2.6.34..v2.6.36-rc3 that changes a file
+      2.6.34.y or 2.6.35.y changed, triaged (--json, 100 a run): those
+      whose 2.6.34 or 2.6.35 row names an introducer's backport (named or
+      blamed, by upstream line or patch-id), with OLD_PATCHVER's rows beside.
+
   bench/culprits.py diff OLD.json NEW.json
       every fix whose verdict, affected releases or introducers differ
       between two runs' triages (CULPRITS_CACHE of measure or ccstable:
@@ -269,6 +275,56 @@ def backported(repo, pv, old_pv):
                 print(f"  {s} before: {old.get(s, '?')}")
 
 
+def triage_rows(repo, pv, fixes):
+    """fix -> {series: row} of --triage --json, for the 2.6.34 and 2.6.35 series."""
+    rows = {}
+    for i in range(0, len(fixes), 100):
+        out = subprocess.run([pv, "-C", repo, "--triage", "--json", *fixes[i:i + 100]],
+                             capture_output=True, text=True).stdout
+        for r in json.loads(out or '{"results": []}')["results"]:
+            if "fix" not in r:
+                continue
+            rows[r["fix"]["commit"]] = {s["series"]: s for s in r.get("series", [])
+                                        if s["series"] in ("2.6.34", "2.6.35")}
+        print(f"  {min(i + 100, len(fixes))}/{len(fixes)} triaged", file=sys.stderr)
+    return rows
+
+
+def row_text(s):
+    if s is None:
+        return "?"
+    if not s.get("affected"):
+        return "not affected" + (" (together)" if s.get("together") else "")
+    return (f"affected {s.get('first_affected')}..{s.get('last_affected')}"
+            + (f" via {s['culprit_backport'][:12]} ({s.get('culprit_backport_by')})"
+               if s.get("culprit_backport") else "")
+            + (f", fixed in {s['fixed_in']}" if s.get("fixed_in") else ", no fix"))
+
+
+def blamed(repo, pv, old_pv):
+    files = set()
+    for rng in ("v2.6.34..v2.6.34.6", "v2.6.35..v2.6.35.4"):
+        files |= {f for f in git(repo, "log", "--format=", "--name-only", rng).split("\n") if f}
+    fixes = git(repo, "log", "--no-merges", "--format=%H", "v2.6.34..v2.6.36-rc3", "--",
+                *sorted(files)).split()
+    print(f"{len(fixes)} mainline commits of v2.6.34..v2.6.36-rc3 change a file stable changed")
+    t0 = time.time()
+    new = triage_rows(repo, pv, fixes)
+    took = time.time() - t0
+    hits = [f for f in fixes if any(s.get("culprit_backport") or s.get("together")
+                                     for s in new.get(f, {}).values())]
+    old = triage_rows(repo, old_pv, hits) if old_pv else {}
+    print(f"{len(hits)} have an introducer stable carries as a backport "
+          f"({took:.0f} s for {len(fixes)} triages)\n")
+    for f in hits:
+        subject = git(repo, "log", "-1", "--format=%s", f).strip()
+        print(f"{f[:12]} {subject}")
+        for s in ("2.6.34", "2.6.35"):
+            n = row_text(new[f].get(s))
+            o = row_text(old.get(f, {}).get(s)) if old_pv else None
+            print(f"  {s}: {n}" + (f"   (before: {o})" if o is not None and o != n else ""))
+
+
 def diff(old_file, new_file):
     """Every fix whose answer moved: the first two entries of either cache
     are the --evidence blame and the all-evidence triages."""
@@ -296,6 +352,8 @@ if __name__ == "__main__":
         ccstable(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "v2.6.30..v2.6.35")
     elif len(sys.argv) >= 4 and sys.argv[1] == "backported":
         backported(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    elif len(sys.argv) >= 4 and sys.argv[1] == "blamed":
+        blamed(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     elif len(sys.argv) == 4 and sys.argv[1] == "diff":
         diff(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 4 and sys.argv[1] == "measure":

@@ -13,6 +13,11 @@
 #     line), C5 after: not affected, said so
 #   6 C6 backported to 2.6.31.y, and to 2.6.30.y by a commit that names the
 #     2.6.31.y one: both series affected, through each backport
+#   7 C7 backported in .4 by a commit naming no upstream: found by patch-id
+#   8 C8 backported on linux-2.6.30.y after the last tag: queued, no release
+#   9 F9 backported in .4 by a commit naming an id that is no commit (found
+#     by patch-id all the same, and said)
+#  10 C10 and F10 backported in .4 by one commit naming both
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,16 +30,16 @@ tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
 line() { sed -i "${2}s/.*/$3/" "$1"; }
 # culprits change line 2 of sN.c, fixes line 8: far enough apart that each
 # applies without the other
-for n in 1 2 3 4 5 6; do
+for n in 1 2 3 4 5 6 7 8 9 10; do
 	for i in $(seq 1 10); do echo "s$n original line $i"; done > s$n.c
 done
 git add . && commit "base" && tag v2.6.30
 declare -A C F
-for n in 1 2 3 4 5; do
+for n in 1 2 3 4 5 7 8 9 10; do
 	line s$n.c 2 "s$n line 2 changed"; commit "s$n: rework"; C[$n]=$(git rev-parse HEAD)
 done
 tag v2.6.31-rc1
-for n in 1 2 3 4 5; do
+for n in 1 2 3 4 5 7 8 9 10; do
 	line s$n.c 8 "s$n line 8 fixed"; commit "s$n: fix the rework
 
 Fixes: ${C[$n]:0:12} (\"s$n: rework\")"; F[$n]=$(git rev-parse HEAD)
@@ -96,7 +101,19 @@ tag v2.6.30.3
 BB6=$(pick "$B6" "s6: rework
 
 commit $B6 upstream.")
+B7=$(pick "${C[7]}" "s7: rework")
+BF9=$(pick "${F[9]}" "s9: fix the rework
+
+commit 0123456789abcdef0123456789abcdef01234567 upstream.")
+git cherry-pick -n "${C[10]}" >/dev/null && git cherry-pick -n "${F[10]}" >/dev/null
+B10=$(commit "s10: rework, and its fix
+
+commit ${C[10]} upstream.
+commit ${F[10]} upstream." && git rev-parse HEAD)
 tag v2.6.30.4
+B8=$(pick "${C[8]}" "s8: rework
+
+commit ${C[8]} upstream.")
 cd - >/dev/null || exit 1
 
 tri() { "$PATCHVER" -C "$r" --triage "$@"; }
@@ -152,17 +169,52 @@ expect_eq "$(js "${F[6]}" "$s30 | \"\(.first_affected) \(.culprit_backport) \(.c
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 >"$tmp/audit"
 row() { grep -A1 "^\[.*\] ${1:0:12} " "$tmp/audit" | tail -1; }
 expect_contains "$(row "${F[1]}")" \
-	"needed: yes (culprit ${C[1]:0:12} is in 2.6.30.y as ${B1:0:12} since v2.6.30.1); applies to v2.6.30.4" \
+	"needed: yes (culprit ${C[1]:0:12} is in 2.6.30.y as ${B1:0:12} since v2.6.30.1); applies to refs/heads/linux-2.6.30.y" \
 	"audit 1: needed, its culprit being a backport"
 expect_contains "$(row "${F[3]}")" "needed: no" "audit 3: the culprit's backport was reverted"
 expect_contains "$(row "${F[4]}")" "needed: yes (culprit ${C[4]:0:12} is in 2.6.30.y" "audit 4: needed"
 expect_eq "$(grep -c "^\[F N-+\] ${F[4]:0:12}" "$tmp/audit")" 1 "audit 4: the reverted fix backport is missing"
 expect_contains "$(row "${F[2]}")" "present since v2.6.30.2 as ${BF2:0:12}" "audit 2: present"
-expect_contains "$(cat "$tmp/audit")" "needed and missing: 2 (2 fix a culprit 2.6.30.y took as a backport)" \
+# 7: by patch-id; 8: queued on the branch; 9: present by patch-id, its bad id said; 10: both
+expect_contains "$(row "${F[7]}")" \
+	"needed: yes (culprit ${C[7]:0:12} is in 2.6.30.y as ${B7:0:12} (same patch-id) since v2.6.30.4)" \
+	"audit 7: the culprit's unnamed backport, by patch-id"
+expect_contains "$(row "${F[8]}")" \
+	"needed: yes (culprit ${C[8]:0:12} is in 2.6.30.y as ${B8:0:12} since refs/heads/linux-2.6.30.y)" \
+	"audit 8: the culprit queued on the branch makes the fix needed"
+expect_contains "$(row "${F[9]}")" "present since v2.6.30.4 as ${BF9:0:12} (patch-id)" "audit 9: present by patch-id"
+expect_contains "$(row "${F[10]}")" "present since v2.6.30.4 as ${B10:0:12} (upstream line)" \
+	"audit 10: one commit carrying culprit and fix"
+# F1, F4, F7, F8: each fixes a culprit 2.6.30.y carries as a backport
+expect_contains "$(cat "$tmp/audit")" "needed and missing: 4 (4 fix a culprit 2.6.30.y took as a backport)" \
 	"audit: the summary counts them"
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 --json |
-	jq -r '.audit.summary["2.6.30"] | "\(.needed_missing) \(.needed_missing_backported_culprit)"')" "2 2" \
+	jq -r '.audit.summary["2.6.30"] | "\(.needed_missing) \(.needed_missing_backported_culprit)"')" "4 4" \
 	"audit: the JSON summary"
+
+expect_contains "$(tri "${F[7]}" | grep '^verdict')" \
+	"the bug came to 2.6.30.y with ${B7:0:12} (backport of ${C[7]:0:12}, same patch-id) in v2.6.30.4" \
+	"7: the culprit's backport found by patch-id"
+expect_eq "$(js "${F[7]}" "$s30 | \"\(.first_affected) \(.culprit_backport) \(.culprit_backport_by)\"")" \
+	"v2.6.30.4 $B7 patch-id" "7: JSON"
+expect_contains "$(tri "${F[8]}" | grep '^verdict')" "not for stable" "8: no release has the culprit"
+expect_contains "$(tri "${F[8]}" | grep '^note')" \
+	"culprit ${C[8]:0:12} is queued for stable as ${B8:0:12}, on a stable branch no tag has reached" \
+	"8: the queued culprit said"
+expect_eq "$(js "${F[8]}" '.results[0].queued_culprits[] | "\(.culprit) \(.backport)"')" "${C[8]} $B8" \
+	"8: JSON queued_culprits"
+expect_eq "$(series "${F[9]}" 2.6.30)" "not affected (the fix was backported; its culprit never was)" \
+	"9: the fix without its culprit"
+expect_contains "$(tri "${F[9]}" | sed -n '/^backports/,$p')" "${BF9:0:12}" "9: found by patch-id"
+expect_contains "$(tri "${F[9]}" | grep '^note')" \
+	"${BF9:0:12} names an upstream id that is no commit of this history (0123456789abcdef0123456789abcdef01234567)" \
+	"9: the bad id said"
+expect_eq "$(js "${F[9]}" '.results[0].stable_notes[] | "\(.commit) \(.id)"')" \
+	"$BF9 0123456789abcdef0123456789abcdef01234567" "9: JSON stable_notes"
+expect_eq "$(series "${F[10]}" 2.6.30)" \
+	"not affected: culprit ${C[10]:0:12} and fix backported together in v2.6.30.4" "10: one commit, both"
+expect_contains "$(tri "${F[10]}" | grep '^note')" "${B10:0:12} names several upstream commits" "10: said"
+
 
 # the CVE record: a branch is affected from the version that took the culprit
 cve() {   # FIX: the release ranges of its record, one per line
@@ -178,7 +230,11 @@ expect_eq "$(cve "${F[4]}" | tr '\n' ';')" \
 expect_eq "$(cve "${F[6]}" | tr '\n' ';')" \
 	"unaffected;affected 2.6.30.4 2.6.30.*;affected 2.6.31.1 2.6.31.*;unaffected 2.6.32 *;" \
 	"cve 6: both branches, each from its backport"
-"$PATCHVER" -C "$r" --triage --cve-json "${F[1]}" "${F[4]}" "${F[6]}" >"$tmp/cve.json"
+expect_eq "$(cve "${F[7]}" | tr '\n' ';')" "unaffected;affected 2.6.30.4 2.6.30.*;unaffected 2.6.31 *;" \
+	"cve 7: from the culprit's patch-id backport"
+expect_eq "$("$PATCHVER" -C "$r" --triage --cve-json "${F[8]}" | jq -r '[.results[0].affected[1].versions[] | select(.status == "affected")] | length')" \
+	"0" "cve 8: a queued culprit is in no released version"
+"$PATCHVER" -C "$r" --triage --cve-json "${F[1]}" "${F[4]}" "${F[6]}" "${F[7]}" >"$tmp/cve.json"
 out=$(/usr/bin/python3 "$TESTS/tools/cve-validate.py" <"$tmp/cve.json" 2>&1)
 expect_eq "$?" 0 "cve: valid CVE JSON 5 records ($out)"
 expect_contains "$(jq -r '.results[0].notes[]' "$tmp/cve.json")" \
@@ -207,7 +263,12 @@ for mode in none noindex; do
 	expect_eq "$(bp $mode "${C[6]}")" "$want6" "sha 6 ($mode): both series, the second by a backport of a backport"
 	expect_eq "$(bp $mode "${F[1]}")" "none" "sha 1 ($mode): the fix has none"
 done
+expect_eq "$(bp none "${C[8]}")" "none" "sha 8: a queued backport is in no release"
+expect_eq "$(bp none "${C[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10: the commit naming two"
+expect_eq "$(bp none "${F[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10: ... for each"
 "$PATCHVER" -C "$r" --index >/dev/null 2>&1 || fail "--index"
+expect_eq "$(bp quick "${C[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10 (index alone)"
+expect_eq "$(bp quick "${C[7]}")" "none" "sha 7 (index alone): no upstream line, no entry"
 expect_eq "$(bp quick "${C[1]}")" "$want1" "sha 1 (index alone)"
 expect_eq "$(bp quick "${C[3]}")" "$want3" "sha 3 (index alone)"
 expect_eq "$(bp quick "${C[6]}")" "$want6" "sha 6 (index alone)"
@@ -218,12 +279,25 @@ expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" --json "${F[1]}" | jq -c
 expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" "${C[1]}" | sed -n 's/^  in stable: *//p')" "2.6.31.y" \
 	"sha 1: 'in stable' keeps its meaning (containment)"
 # the triage and the audit over the index answer as without it
-for n in 1 2 3 4 5 6; do
-	expect_eq "$(tri "${F[$n]}" --json | jq -c '.results[0].series')" \
-		"$(tri "${F[$n]}" --json --no-index | jq -c '.results[0].series')" "triage $n: the index's map, the same series"
+for n in 1 2 3 4 5 6 7 8 9 10; do
+	expect_eq "$(tri "${F[$n]}" --json | jq -c '.results[0] | [.series, .stable_notes, .queued_culprits]')" \
+		"$(tri "${F[$n]}" --json --no-index | jq -c '.results[0] | [.series, .stable_notes, .queued_culprits]')" \
+		"triage $n: the index's map, the same series and notes"
 done
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30)" "$(cat "$tmp/audit")" \
 	"audit: the same with the index"
+
+# a stable tag on a commit mainline also reaches: answered, and said
+m=$tmp/mainline-tag
+git clone -q --mirror "$r" "$m"
+GIT_COMMITTER_DATE="$t +0000" git -C "$m" tag -a -m v2.6.31.2 v2.6.31.2 "${C[6]}"
+out=$("$PATCHVER" -C "$m" --triage "${F[6]}" 2>&1)
+expect_eq "$?" 0 "mainline tag: the triage answers"
+expect_contains "$(echo "$out" | grep '^  2.6.31 ')" "affected v2.6.31.1..v2.6.31.2" "mainline tag: the range follows the tags"
+expect_contains "$(echo "$out" | grep '^note')" \
+	"v2.6.31.2 is a commit mainline also reaches (v2.6.32-rc1 contains it)" "mainline tag: said"
+expect_eq "$("$PATCHVER" -C "$m" --triage --json "${F[6]}" | jq -r "$s31 | .stable_tag_on_mainline")" "v2.6.31.2" \
+	"mainline tag: JSON"
 
 # the repository is only read
 expect_eq "$(git -C "$r" status --porcelain | wc -l)" 0 "the work tree untouched"

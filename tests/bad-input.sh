@@ -164,7 +164,8 @@ git -C "$tmp/kt" init -q && git -C "$tmp/kt" add -A &&
 	git -C "$tmp/kt" -c user.name=t -c user.email=t@t commit -qm kt
 # (qemu and flock are what tools/setup.sh installs: a missing one fails here)
 flock "$cache/patchver/lock" sleep 3 &
-sleep 0.5
+# until the other holds the lock (a loaded machine may start it late)
+for _ in $(seq 200); do flock -n "$cache/patchver/lock" true || break; sleep 0.05; done
 start=$(date +%s)
 XDG_CACHE_HOME=$cache "$PATCHVER" --prepare-tree --kernel-tree "$tmp/kt" >/dev/null 2>"$tmp/err"
 expect_eq "$?" 0 "a second run on a locked cache: completes ($(tail -1 "$tmp/err"))"

@@ -119,9 +119,12 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 	hopts.path = o->dir;
 	hopts.release_glob = o->match ? o->match : DEFAULT_RELEASE_GLOB;
 	hopts.index = index_mode(o);
-	/* a few names: git's cut walk reads less than the whole history */
+	/*
+	 * a few names: git's cut walk reads less than the whole history; the
+	 * full report's stable backports need every stable line's commits
+	 */
 	hopts.lazy_ok = !o->use_stdin && !o->index && !options_read_everything(o) &&
-			cl->nrevs <= LAZY_REVS;
+			cl->nrevs <= LAZY_REVS && cl->mode != REPORT_FULL;
 	hopts.scan_pack = o->audit;
 	gitstart_init();
 	if ((ret = history_open(&h, &hopts)) == 0) {

@@ -25,16 +25,21 @@ struct full_reporter {
 	struct history *h;
 	struct naming naming;
 	struct contain contain;
+	struct backport_map map;    /* what the stable lines carry, once needed */
+	bool have_map;
 };
 
-/* The stable lines' backports of a's commit (from the index's map when there is one). */
+/*
+ * The stable lines' backports of a's commit: the index's map, or without
+ * one every stable-line commit read, so that both paths give one answer
+ * (a backport need not change its upstream's files).  Read once a run.
+ */
 static void find_backports(struct full_reporter *r, struct answer *a)
 {
-	struct backport_map m;
-
-	if (backport_map_for(&m, r->h, &r->contain, &a->rev.commit, 1, NULL, 0) == 0)
-		answer_set_backports(a, &m, r->h->dag.oids);
-	backport_map_free(&m);
+	if (!r->have_map)
+		r->have_map = backport_map_build(&r->map, r->h, &r->contain, NULL, 0) == 0;
+	if (r->have_map)
+		answer_set_backports(a, &r->map, r->h->dag.oids);
 }
 
 static void find_backport(struct full_reporter *r, struct answer *a)
@@ -112,6 +117,7 @@ static void reporter_free(struct full_reporter *r)
 {
 	naming_free(&r->naming);
 	contain_free(&r->contain);
+	backport_map_free(&r->map);
 }
 
 int report_revs(struct history *h, const struct report_opts *opts,

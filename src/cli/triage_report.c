@@ -164,10 +164,104 @@ static void text_affected(struct front *f, const struct triage_group *g)
 	}
 }
 
+/*
+ * The stable commits an answer rests on: the fix's backports, the
+ * culprits' backports the series rows name, and those the map lacks.
+ */
+static size_t answer_commits(const struct triage *t, uint32_t **out)
+{
+	const struct triage_group *g = &t->groups[0];
+	size_t n = 0;
+
+	*out = xmalloc((t->nbackports + g->nseries + t->nintro_extra + 1) * sizeof(**out));
+	for (size_t i = 0; i < t->nbackports; i++)
+		(*out)[n++] = t->backports[i];
+	for (size_t i = 0; i < g->nseries; i++)
+		if (g->series[i].intro_backport != DAG_NONE)
+			(*out)[n++] = g->series[i].intro_backport;
+	for (size_t i = 0; i < t->nintro_extra; i++)
+		(*out)[n++] = t->intro_extra[i].commit;
+	return n;
+}
+
+/*
+ * What a reader of the answer must know about the stable commits it rests
+ * on: a message naming an id that is no commit, an ambiguous one, or
+ * several upstream commits; a culprit's backport queued on a stable branch
+ * no tag has reached yet.
+ */
+static void text_stable_notes(struct front *f, const struct triage *t)
+{
+	uint32_t *commits;
+	size_t n = answer_commits(t, &commits), nn;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct backport_note *bn = backport_map_notes(&t->stable, commits[i], &nn);
+		bool dup = false;
+		for (size_t k = 0; k < i; k++)
+			dup |= commits[k] == commits[i];
+		for (size_t k = 0; !dup && k < nn; k++)
+			printf("note:             %s %s%s%s%s\n", hex12(f, commits[i]),
+			       backport_problem_str(bn[k].problem),
+			       bn[k].problem == BACKPORT_SEVERAL ? "" : " (",
+			       bn[k].problem == BACKPORT_SEVERAL ? "" : bn[k].hex,
+			       bn[k].problem == BACKPORT_SEVERAL ? "" : ")");
+	}
+	for (size_t i = 0; i < t->groups[0].nseries; i++) {
+		const struct series *s = &t->groups[0].series[i];
+		if (s->on_mainline != NONE)
+			printf("note:             %s is a commit mainline also reaches (%s contains it): "
+			       "%s.y's answer follows mainline there\n", rel(f, s->on_mainline),
+			       rel(f, s->mainline_by), s->name);
+	}
+	for (size_t i = 0; i < t->nintro_extra; i++)
+		if (t->intro_extra[i].tag == NONE)
+			printf("note:             culprit %s is queued for stable as %s, "
+			       "on a stable branch no tag has reached: the fix should follow it\n",
+			       hex12(f, t->intro_extra[i].upstream), hex12(f, t->intro_extra[i].commit));
+	free(commits);
+}
+
+static void json_stable_notes(struct front *f, const struct triage *t)
+{
+	struct json *j = &f->json;
+	uint32_t *commits;
+	size_t n = answer_commits(t, &commits), nn;
+
+	json_key(j, "stable_notes");
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct backport_note *bn = backport_map_notes(&t->stable, commits[i], &nn);
+		bool dup = false;
+		for (size_t k = 0; k < i; k++)
+			dup |= commits[k] == commits[i];
+		for (size_t k = 0; !dup && k < nn; k++) {
+			json_obj_begin(j);
+			json_kstr(j, "commit", hex40(f, commits[i]));
+			json_kstr(j, "problem", backport_problem_str(bn[k].problem));
+			json_kstr(j, "id", bn[k].hex);
+			json_obj_end(j);
+		}
+	}
+	json_arr_end(j);
+	json_key(j, "queued_culprits");
+	json_arr_begin(j);
+	for (size_t i = 0; i < t->nintro_extra; i++) {
+		if (t->intro_extra[i].tag != NONE)
+			continue;
+		json_obj_begin(j);
+		json_kstr(j, "culprit", hex40(f, t->intro_extra[i].upstream));
+		json_kstr(j, "backport", hex40(f, t->intro_extra[i].commit));
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	free(commits);
+}
+
 /* A series the bug reached through a stable backport, or whose fix came early. */
 static bool backport_story(const struct series *s)
 {
-	return s->intro_backport != DAG_NONE || s->together || s->fix_before;
+	return s->intro_backport != DAG_NONE || s->together || s->fix_before || s->fix_alone;
 }
 
 static void series_row(struct front *f, const struct series *s)
@@ -180,15 +274,17 @@ static void series_row(struct front *f, const struct series *s)
 	}
 	if (!s->affected || s->first_affected == NONE) {
 		printf("not affected%s\n", s->fix_before ?
-		       " (the fix was backported before its culprit)" : "");
+		       " (the fix was backported before its culprit)" : s->fix_alone ?
+		       " (the fix was backported; its culprit never was)" : "");
 		return;
 	}
 	printf("affected %s", rel(f, s->first_affected));
 	if (s->last_affected != s->first_affected)
 		printf("..%s", rel(f, s->last_affected));
 	if (s->intro_backport != DAG_NONE)
-		printf(" (culprit %s as %s since %s%s)", hex12(f, s->intro_upstream),
-		       hex12(f, s->intro_backport), rel(f, s->intro_tag),
+		printf(" (culprit %s as %s%s since %s%s)", hex12(f, s->intro_upstream),
+		       hex12(f, s->intro_backport), s->intro_by_patchid ? " (same patch-id)" : "",
+		       rel(f, s->intro_tag),
 		       s->fix_before ? "; the fix's backport came first" : "");
 	if (s->fixed_in != NONE)
 		printf(", fixed in %s%s%s\n", rel(f, s->fixed_in),
@@ -277,6 +373,7 @@ static void print_triage_text(struct front *f, const struct triage *t)
 		if (revert != DAG_NONE)
 			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));
 	}
+	text_stable_notes(f, t);
 	text_fits(f, g);
 }
 
@@ -352,8 +449,12 @@ static void json_series(struct front *f, const struct triage_group *g)
 		json_kstr(j, "culprit", s->intro_tag == NONE ? NULL : hex40(f, s->intro_upstream));
 		json_kstr(j, "culprit_backport", s->intro_backport == DAG_NONE ? NULL :
 			  hex40(f, s->intro_backport));
+		json_kstr(j, "culprit_backport_by", s->intro_backport == DAG_NONE ? NULL :
+			  s->intro_by_patchid ? "patch-id" : "upstream line");
 		json_kbool(j, "together", s->together);
 		json_kbool(j, "fix_before_culprit", s->fix_before);
+		json_kbool(j, "fix_without_culprit", s->fix_alone);
+		json_kstr(j, "stable_tag_on_mainline", s->on_mainline == NONE ? NULL : rel(f, s->on_mainline));
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -430,6 +531,7 @@ static void print_triage_json(struct front *f, const struct triage *t)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	json_stable_notes(f, t);
 	json_fits(f, &t->groups[0]);
 	json_key(j, "cc_stable");
 	json_obj_begin(j);

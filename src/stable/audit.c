@@ -345,6 +345,27 @@ static const char *tag_of(const struct audit *a, const struct stable_series *s, 
 }
 
 /*
+ * The series' commit carrying commit, not reverted since: its upstream line
+ * names it, else (*by_pid) it has its patch-id.  DAG_NONE if none.
+ */
+static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_t commit,
+			       bool *by_pid)
+{
+	uint32_t c = s->by_upstream[commit];
+	git_oid pid;
+
+	*by_pid = false;
+	if (c != DAG_NONE && !s->reverted[c])
+		return c;
+	if (patch_id_of_commit(a->h->repo, &a->h->dag.oids[commit], &pid) &&
+	    in_pids(s, &pid, &c) && !s->reverted[c]) {
+		*by_pid = true;
+		return c;
+	}
+	return DAG_NONE;
+}
+
+/*
  * Needed?  Only a fix can be: one marked Cc: stable, with a Fixes: trailer
  * or naming the commit that broke it ("introduced by <sha>").  Any change
  * to code the release has would otherwise count (6,606 of the 8,113
@@ -364,6 +385,8 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 
 	for (size_t i = 0; i < t->ev.nr; i++) {
 		const struct evidence *e = &t->ev.v[i];
+		uint32_t bp;
+		bool by_pid;
 		if (e->commit == DAG_NONE || e->kind == EV_BLAME)
 			continue;
 		if (s->in_base[e->commit]) {
@@ -375,13 +398,12 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 			return;
 		}
 		/* stable took the culprit: the series has the bug whatever its base */
-		if (s->by_upstream[e->commit] != DAG_NONE && !s->reverted[s->by_upstream[e->commit]]) {
-			uint32_t bp = s->by_upstream[e->commit];
+		if ((bp = series_carries(a, s, e->commit, &by_pid)) != DAG_NONE) {
 			cell->needed = 'N';
 			cell->via_backport = true;
-			cell->needed_why = xstrfmt("culprit %.12s is in %s.y as %.12s since %s", e->ref,
+			cell->needed_why = xstrfmt("culprit %.12s is in %s.y as %.12s%s since %s", e->ref,
 						   s->name, git_oid_tostr_s(&a->h->dag.oids[bp]),
-						   tag_of(a, s, bp));
+						   by_pid ? " (same patch-id)" : "", tag_of(a, s, bp));
 			return;
 		}
 		if (cell->needed != 'n') {

@@ -126,42 +126,54 @@ void match_free(struct match *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Does the message name fix as its upstream commit? */
-static bool names_upstream(struct history *h, uint32_t commit, const char *fix_hex)
+/* Does the message of a commit no tag has reached name want as its upstream commit? */
+static bool names_upstream(struct history *h, uint32_t commit, const char *want_hex)
 {
 	char *msg = history_message(h, commit), hex[41];
-	bool yes = msg && upstream_ref(msg, hex) && !strncmp(fix_hex, hex, strlen(hex));
+	bool yes = msg && upstream_ref(msg, hex) && !strncmp(want_hex, hex, strlen(hex));
 
 	free(msg);
 	return yes;
 }
 
-size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
-		       const struct patch *fixp, uint32_t **out)
+static bool named_in(const struct backport *b, size_t nb, uint32_t commit)
+{
+	for (size_t k = 0; k < nb; k++)
+		if (b[k].commit == commit)
+			return true;
+	return false;
+}
+
+size_t match_backports(struct history *h, struct contain *c, const struct backport_map *m,
+		       uint32_t commit, const struct patch *p, bool beyond_map, uint32_t **out)
 {
 	struct dag *dag = &h->dag;
-	struct treepath_cache *caches = xcalloc(fixp->npaths + 1, sizeof(*caches));
-	char fix_hex[GIT_OID_HEXSZ + 1];
-	size_t nr = 0, alloc = 0;
+	struct treepath_cache *caches = xcalloc(p->npaths + 1, sizeof(*caches));
+	char want_hex[GIT_OID_HEXSZ + 1];
+	size_t nr = 0, alloc = 0, nb;
+	const struct backport *b = backport_map_of(m, commit, &nb);
 
 	*out = NULL;
-	git_oid_tostr(fix_hex, sizeof(fix_hex), &dag->oids[fix]);
-	for (size_t k = 0; k < fixp->npaths; k++)
-		treepath_init(&caches[k], dag, fixp->paths[k]);
+	git_oid_tostr(want_hex, sizeof(want_hex), &dag->oids[commit]);
+	for (size_t k = 0; k < p->npaths; k++)
+		treepath_init(&caches[k], dag, p->paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		uint32_t r;
-		if (i == fix || !dag->loaded[i])
+		bool named;
+		if (i == commit || !dag->loaded[i])
 			continue;
 		/* released on mainline: not a backport; unreleased: maybe one */
 		r = contain_first_release(c, i);
 		if (r != UINT32_MAX && !kver_is_stable(&h->tags.v[r].ver))
 			continue;
-		if (names_upstream(h, i, fix_hex) ||
-		    (fixp->has_patchid && touches(caches, fixp->npaths, dag, i) &&
-		     patch_same_id(h->repo, dag, i, fixp)))
+		/* the map knows what stable tags reach; a branch's queue is read here */
+		named = r != UINT32_MAX ? named_in(b, nb, i) : names_upstream(h, i, want_hex);
+		if (named ? !beyond_map || r == UINT32_MAX :
+		    p->has_patchid && touches(caches, p->npaths, dag, i) &&
+		    patch_same_id(h->repo, dag, i, p))
 			push(out, &nr, &alloc, i);
 	}
-	for (size_t k = 0; k < fixp->npaths; k++)
+	for (size_t k = 0; k < p->npaths; k++)
 		treepath_free(&caches[k]);
 	free(caches);
 	return nr;

@@ -100,11 +100,11 @@ static void mark_unreverted(struct contain *c, uint32_t commit, uint32_t revert,
  * (backports.h).  via[tag] gets the backport that put it there (DAG_NONE:
  * the commit itself).
  */
-static void mark_carried(struct contain *c, const struct backport_map *m, uint32_t commit,
+static void mark_carried(struct contain *c, const struct triage *t, uint32_t commit,
 			 bool *set, uint32_t *via)
 {
 	size_t nb;
-	const struct backport *b = backport_map_of(m, commit, &nb);
+	const struct backport *b = backport_map_of(&t->stable, commit, &nb);
 
 	mark_unreverted(c, commit, DAG_NONE, set, via);
 	for (size_t i = 0; i < c->h->tags.nr + 1; i++)
@@ -112,6 +112,41 @@ static void mark_carried(struct contain *c, const struct backport_map *m, uint32
 			via[i] = DAG_NONE;
 	for (size_t k = 0; k < nb; k++)
 		mark_unreverted(c, b[k].commit, b[k].revert, set, via);
+	for (size_t k = 0; k < t->nintro_extra; k++)
+		if (t->intro_extra[k].upstream == commit)
+			mark_unreverted(c, t->intro_extra[k].commit, t->intro_extra[k].revert,
+					set, via);
+}
+
+/* The first mainline release after the series of releases[r] (its next rc1), or NONE. */
+static uint32_t next_mainline(const struct tag_table *tt, size_t r)
+{
+	const struct kver *bv = &tt->v[tt->releases[r]].ver;
+
+	for (size_t k = r + 1; k < tt->nreleases; k++) {
+		const struct kver *v = &tt->v[tt->releases[k]].ver;
+		if (!kver_is_stable(v) && !kver_same_base(v, bv))
+			return tt->releases[k];
+	}
+	return NONE;
+}
+
+/* Is one of the stable tags s's answer turns on a commit mainline also reaches? */
+static void check_on_mainline(struct series *s, const struct tag_table *tt, size_t r,
+			      struct contain *c)
+{
+	uint32_t next = next_mainline(tt, r), turns[4] = { s->intro_tag, s->first_affected,
+							   s->last_affected, s->fixed_in };
+
+	s->on_mainline = s->mainline_by = NONE;
+	for (size_t k = 0; k < 4 && next != NONE; k++)
+		if (turns[k] != NONE && kver_is_stable(&tt->v[turns[k]].ver) &&
+		    tt->v[turns[k]].commit != DAG_NONE &&
+		    tag_contains(c, next, tt->v[turns[k]].commit)) {
+			s->on_mainline = turns[k];
+			s->mainline_by = next;
+			return;
+		}
 }
 
 /*
@@ -152,11 +187,14 @@ static void build_series(struct triage_group *g, const struct triage *t,
 				s->intro_tag = tag;
 				s->intro_backport = intro_via[tag];
 				s->intro_upstream = intro_of[tag];
+				for (size_t x = 0; x < t->nintro_extra; x++)
+					s->intro_by_patchid |= intro_via[tag] != DAG_NONE &&
+						t->intro_extra[x].commit == intro_via[tag];
 				s->together = fixed[tag] && tag != base;
 			}
 			/* the fix's backport in a stable tag the culprit has not reached */
 			if (fixed[tag] && !intro[tag] && s->intro_tag == NONE && tag != base)
-				s->fix_before = true;
+				s->fix_before = s->fix_alone = true;
 			if (intro[tag] && !fixed[tag]) {
 				s->affected = true;
 				if (s->first_affected == NONE)
@@ -166,6 +204,12 @@ static void build_series(struct triage_group *g, const struct triage *t,
 				s->fixed_in = tag;
 			}
 		}
+		/* before the culprit, or without it: the culprit never came */
+		if (s->intro_tag == NONE)
+			s->fix_before = false;
+		else
+			s->fix_alone = false;
+		check_on_mainline(s, tt, r, c);
 		if (s->fixed_in != NONE && !tag_contains(c, s->fixed_in, t->fix)) {
 			s->fixed_by_backport = true;
 			for (size_t b = 0; b < t->nbackports; b++)
@@ -236,7 +280,7 @@ static void find_affected(struct triage_group *g, struct triage *t,
 		uint32_t *my_via = xmalloc(ntags * sizeof(*my_via));
 
 		/* the first introducer to reach a tag names how it came there */
-		mark_carried(c, &t->stable, u, mine, my_via);
+		mark_carried(c, t, u, mine, my_via);
 		for (size_t k = 0; k < ntags; k++)
 			if (mine[k] && !intro[k]) {
 				intro[k] = true;
@@ -303,6 +347,44 @@ static int stable_map(struct triage *t, struct history *h, struct contain *c)
 	return ret;
 }
 
+/*
+ * The introducers' backports the map lacks: those naming no upstream
+ * commit, by patch-id among the stable commits changing their files (read
+ * only now, for these few commits), and those queued on a stable branch.
+ */
+static void find_intro_extra(struct triage *t, struct history *h, struct contain *c)
+{
+	size_t alloc = 0;
+
+	for (size_t gi = 0; gi < t->ngroups; gi++)
+		for (size_t k = 0; k < t->groups[gi].nintro; k++) {
+			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit, *found = NULL;
+			struct patch p;
+			size_t n = 0;
+			bool seen = false;
+
+			for (size_t x = 0; x < t->nintro_extra; x++)
+				seen |= t->intro_extra[x].upstream == u;
+			if (seen || patch_from_commit(&p, h->repo, &h->dag.oids[u]) < 0)
+				continue;
+			n = match_backports(h, c, &t->stable, u, &p, true, &found);
+			for (size_t x = 0; x < n; x++) {
+				struct backport *b;
+				t->intro_extra = xgrow(t->intro_extra, &alloc, t->nintro_extra + 1,
+							 sizeof(*b));
+				b = &t->intro_extra[t->nintro_extra++];
+				b->upstream = u;
+				b->commit = found[x];
+				b->tag = contain_first_release(c, found[x]);
+				b->revert = backport_map_revert_of(&t->stable, found[x]);
+				b->revert_tag = b->revert == DAG_NONE ? NONE :
+						contain_first_release(c, b->revert);
+			}
+			free(found);
+			patch_free(&p);
+		}
+}
+
 /* The earliest stable tag that carries a backport of the fix, or NONE. */
 static uint32_t first_stable_backport(const struct triage *t, struct history *h,
 				      struct contain *c)
@@ -338,10 +420,11 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 		if (t->ev.v[i].commit != DAG_NONE)
 			t->ev.v[i].first_release = contain_first_release(c, t->ev.v[i].commit);
 	origin_group(t, h, mode);
-	t->nbackports = match_backports(h, c, fix, &t->fixp, &t->backports);
-	t->backport_first = first_stable_backport(t, h, c);
 	if ((ret = stable_map(t, h, c)))
 		return ret;
+	t->nbackports = match_backports(h, c, &t->stable, fix, &t->fixp, false, &t->backports);
+	t->backport_first = first_stable_backport(t, h, c);
+	find_intro_extra(t, h, c);
 	fixed = xcalloc(h->tags.nr + 1, 1);
 	mark_fixed(t, c, fixed);
 	for (size_t i = 0; i < t->ngroups; i++)
@@ -372,6 +455,7 @@ void triage_free(struct triage *t)
 	evidence_list_free(&t->ev);
 	blame_result_free(&t->blame);
 	free(t->backports);
+	free(t->intro_extra);
 	backport_map_free(&t->stable);
 	for (size_t i = 0; i < t->ngroups; i++)
 		group_free(&t->groups[i]);

@@ -116,8 +116,9 @@ static void stable_candidate(const struct triage_group *g, const struct history 
 			continue;
 		git_oid_tostr(b, sizeof(b), &h->dag.oids[aff[i]->intro_backport]);
 		git_oid_tostr(u, sizeof(u), &h->dag.oids[aff[i]->intro_upstream]);
-		sbuf_addf(sb, "; the bug came to %s.y with %s (backport of %s) in %s",
-			  aff[i]->name, b, u, tag_name(h, aff[i]->intro_tag));
+		sbuf_addf(sb, "; the bug came to %s.y with %s (backport of %s%s) in %s",
+			  aff[i]->name, b, u, aff[i]->intro_by_patchid ? ", same patch-id" : "",
+			  tag_name(h, aff[i]->intro_tag));
 	}
 	if (have.len)
 		sbuf_addf(sb, "; already in %s", have.buf);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patchver/engine/backmap.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
 #include "patchver/stable/patch.h"
@@ -36,8 +37,14 @@ void match_free(struct match *m);
 
 const char *match_kind_name(enum match_kind k);
 
-/* Commits on stable tags or branches that carry fix (not fix itself). */
-size_t match_backports(struct history *h, struct contain *c, uint32_t fix,
-		       const struct patch *fixp, uint32_t **out);
+/*
+ * Commits on stable tags or branches that carry commit (not commit
+ * itself): those the backport map m names as its backports, those no tag
+ * has reached whose message names it, and those of the stable lines that
+ * change p's files (p: commit's patch) with its patch-id.  beyond_map:
+ * only those m does not list (the queue's and the patch-id ones).
+ */
+size_t match_backports(struct history *h, struct contain *c, const struct backport_map *m,
+		       uint32_t commit, const struct patch *p, bool beyond_map, uint32_t **out);
 
 #endif

@@ -61,8 +61,16 @@ struct series {
 	 */
 	uint32_t intro_tag;
 	uint32_t intro_backport, intro_upstream;
+	bool intro_by_patchid;      /* that backport names no upstream: same patch-id */
 	bool together;              /* culprit and fix arrived in one stable tag */
 	bool fix_before;            /* a backport of the fix came before the culprit's */
+	bool fix_alone;             /* the fix's backport came, the culprit never did */
+	/*
+	 * A stable tag the answer turns on (where the bug or the fix came) that
+	 * is a commit mainline also reaches, and the mainline release with it:
+	 * its series' answer then follows mainline's history.  NONE: none.
+	 */
+	uint32_t on_mainline, mainline_by;
 };
 
 struct triage_group {
@@ -94,6 +102,12 @@ struct triage {
 	uint32_t *backports;
 	size_t nbackports;
 	struct backport_map stable;         /* what the stable lines carry (backports.h) */
+	/*
+	 * The introducers' backports the map lacks: found by patch-id, or on
+	 * a stable branch no tag has reached (tag UINT32_MAX: queued).
+	 */
+	struct backport *intro_extra;
+	size_t nintro_extra;
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;
