@@ -30,7 +30,8 @@
 
   bench/culprits.py blamed REPO PATCHVER [OLD_PATCHVER]
       every mainline commit of v2.6.34..v2.6.36-rc3 that changes a file
-      2.6.34.y or 2.6.35.y changed, triaged (--json, 100 a run): those
+      2.6.34.y or 2.6.35.y changed and looks like a fix (fix, stable@,
+      an id of 10+ digits, regression, revert), triaged (--json, 25 a run): those
       whose 2.6.34 or 2.6.35 row names an introducer's backport (named or
       blamed, by upstream line or patch-id), with OLD_PATCHVER's rows beside.
 
@@ -278,15 +279,15 @@ def backported(repo, pv, old_pv):
 def triage_rows(repo, pv, fixes):
     """fix -> {series: row} of --triage --json, for the 2.6.34 and 2.6.35 series."""
     rows = {}
-    for i in range(0, len(fixes), 100):
-        out = subprocess.run([pv, "-C", repo, "--triage", "--json", *fixes[i:i + 100]],
+    for i in range(0, len(fixes), 25):
+        out = subprocess.run([pv, "-C", repo, "--triage", "--json", *fixes[i:i + 25]],
                              capture_output=True, text=True).stdout
         for r in json.loads(out or '{"results": []}')["results"]:
             if "fix" not in r:
                 continue
             rows[r["fix"]["commit"]] = {s["series"]: s for s in r.get("series", [])
                                         if s["series"] in ("2.6.34", "2.6.35")}
-        print(f"  {min(i + 100, len(fixes))}/{len(fixes)} triaged", file=sys.stderr)
+        print(f"  {min(i + 25, len(fixes))}/{len(fixes)} triaged", file=sys.stderr)
     return rows
 
 
@@ -305,9 +306,11 @@ def blamed(repo, pv, old_pv):
     files = set()
     for rng in ("v2.6.34..v2.6.34.6", "v2.6.35..v2.6.35.4"):
         files |= {f for f in git(repo, "log", "--format=", "--name-only", rng).split("\n") if f}
-    fixes = git(repo, "log", "--no-merges", "--format=%H", "v2.6.34..v2.6.36-rc3", "--",
+    fixes = git(repo, "log", "--no-merges", "--format=%H", "-i", "-E",
+                "--grep=fix|stable@|[0-9a-f]{10}|regression|revert", "v2.6.34..v2.6.36-rc3", "--",
                 *sorted(files)).split()
-    print(f"{len(fixes)} mainline commits of v2.6.34..v2.6.36-rc3 change a file stable changed")
+    print(f"{len(fixes)} mainline commits of v2.6.34..v2.6.36-rc3 that change a file stable "
+          f"changed and look like fixes (fix, stable@, an id, regression, revert)")
     t0 = time.time()
     new = triage_rows(repo, pv, fixes)
     took = time.time() - t0

@@ -34,16 +34,17 @@ struct builder {
 	size_t nnotes, anotes;
 	struct backport_revert *reverts;
 	size_t nreverts, areverts;
+	uint32_t *rank;             /* per tag: its place in version order */
 };
 
 /* Version order of two first tags; a commit on a branch comes after every tag. */
-static int cmp_tag(const struct tag_table *t, uint32_t a, uint32_t b)
+static int cmp_tag(const struct builder *b, uint32_t x, uint32_t y)
 {
-	if (a == b)
+	if (x == y)
 		return 0;
-	if (a == BACKMAP_ON_BRANCH || b == BACKMAP_ON_BRANCH)
-		return a == BACKMAP_ON_BRANCH ? 1 : -1;
-	return tags_cmp_version(t, a, b);
+	if (x == BACKMAP_ON_BRANCH || y == BACKMAP_ON_BRANCH)
+		return x == BACKMAP_ON_BRANCH ? 1 : -1;
+	return (b->rank[x] > b->rank[y]) - (b->rank[x] < b->rank[y]);
 }
 
 static int cmp_backport(const void *a, const void *b, void *ctx)
@@ -56,6 +57,26 @@ static int cmp_backport(const void *a, const void *b, void *ctx)
 	if ((c = cmp_tag(ctx, x->tag, y->tag)))
 		return c;
 	return (x->commit > y->commit) - (x->commit < y->commit);
+}
+
+static int cmp_version(const void *a, const void *b, void *t)
+{
+	return tags_cmp_version(t, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+/* Each tag's place in version order: a sort of 220k backports compares ints. */
+static uint32_t *version_ranks(const struct tag_table *t)
+{
+	uint32_t *order = xmalloc((t->nr + 1) * sizeof(*order));
+	uint32_t *rank = xmalloc((t->nr + 1) * sizeof(*rank));
+
+	for (uint32_t i = 0; i < t->nr; i++)
+		order[i] = i;
+	qsort_r(order, t->nr, sizeof(*order), cmp_version, (void *)t);
+	for (uint32_t i = 0; i < t->nr; i++)
+		rank[order[i]] = i;
+	free(order);
+	return rank;
 }
 
 static void note(struct builder *b, uint32_t commit, enum backport_problem problem,
@@ -140,7 +161,7 @@ static uint32_t by_subject(struct builder *b, const struct stable_commit *r, con
 		const struct stable_commit *s = &b->v[i];
 		if (s == r || !s->subject || strcmp(s->subject, subject))
 			continue;
-		if (same_series(b->tags, s->tag, r->tag) && cmp_tag(b->tags, s->tag, r->tag) <= 0)
+		if (same_series(b->tags, s->tag, r->tag) && cmp_tag(b, s->tag, r->tag) <= 0)
 			best = s->commit;
 	}
 	return best;
@@ -188,7 +209,7 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 		     const struct backmap_commit *v, size_t n,
 		     backmap_message_fn message, void *ctx)
 {
-	struct builder b = { .dag = dag, .tags = t, .n = n };
+	struct builder b = { .dag = dag, .tags = t, .n = n, .rank = version_ranks(t) };
 
 	b.v = xcalloc(n + 1, sizeof(*b.v));
 	for (size_t i = 0; i < n; i++) {
@@ -220,12 +241,13 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 	for (size_t i = 0; i < n; i++)
 		add_backports(&b, &b.v[i]);
 	if (b.nout)
-		qsort_r(b.out, b.nout, sizeof(*b.out), cmp_backport, (void *)t);
+		qsort_r(b.out, b.nout, sizeof(*b.out), cmp_backport, &b);
 	for (size_t i = 0; i < n; i++) {
 		free(b.v[i].subject);
 		free(b.v[i].reverts_subject);
 	}
 	free(b.v);
+	free(b.rank);
 	memset(m, 0, sizeof(*m));
 	m->v = m->own = b.out;
 	m->nr = b.nout;

@@ -86,6 +86,20 @@ static bool add_changed(char ***paths, size_t *n, struct dag *dag, uint32_t u)
 	return nch >= 0 && nch <= 64;
 }
 
+bool backport_files(struct history *h, uint32_t commit, char ***paths, size_t *npaths)
+{
+	*paths = NULL;
+	*npaths = 0;
+	if (add_changed(paths, npaths, &h->dag, commit))
+		return true;
+	for (size_t i = 0; i < *npaths; i++)
+		free((*paths)[i]);
+	free(*paths);
+	*paths = NULL;
+	*npaths = 0;
+	return false;
+}
+
 int backport_map_for(struct backport_map *m, struct history *h, struct contain *c,
 		     const uint32_t *commits, size_t ncommits,
 		     const char *const *more, size_t nmore)
@@ -106,4 +120,62 @@ int backport_map_for(struct backport_map *m, struct history *h, struct contain *
 		free(paths[i]);
 	free(paths);
 	return ret;
+}
+
+/* Is refname a stable branch: ".../linux-<version>.y"? */
+static bool stable_branch(const char *refname)
+{
+	const char *base = strrchr(refname, '/');
+	size_t n;
+
+	base = base ? base + 1 : refname;
+	n = strlen(base);
+	return (!strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13)) &&
+	       !strncmp(base, "linux-", 6) && n > 8 && !strcmp(base + n - 2, ".y");
+}
+
+bool *backport_queue(struct history *h, struct contain *c)
+{
+	struct dag *dag = &h->dag;
+	bool *queued = xcalloc((size_t)dag->nr + 1, 1);
+	uint32_t *stack = NULL;
+	size_t n = 0, alloc = 0;
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+
+	if (git_reference_iterator_new(&it, h->repo) < 0)
+		goto out;
+	while (git_reference_next(&ref, it) == 0) {
+		git_object *obj = NULL;
+		uint32_t tip;
+
+		if (stable_branch(git_reference_name(ref)) &&
+		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0 &&
+		    (tip = dag_find(dag, git_object_id(obj))) != DAG_NONE && dag->loaded[tip]) {
+			stack = xgrow(stack, &alloc, n + 1, sizeof(*stack));
+			stack[n++] = tip;
+		}
+		git_object_free(obj);
+		git_reference_free(ref);
+	}
+	/* down from each tip until the commits a tag has released */
+	while (n) {
+		uint32_t x = stack[--n];
+		unsigned np;
+		const uint32_t *par;
+
+		if (queued[x] || contain_first_release(c, x) != UINT32_MAX)
+			continue;
+		queued[x] = true;
+		par = dag_parents(dag, x, &np);
+		for (unsigned k = 0; k < np; k++) {
+			stack = xgrow(stack, &alloc, n + 1, sizeof(*stack));
+			stack[n++] = par[k];
+		}
+	}
+out:
+	git_reference_iterator_free(it);
+	git_error_clear();
+	free(stack);
+	return queued;
 }

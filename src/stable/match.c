@@ -145,37 +145,58 @@ static bool named_in(const struct backport *b, size_t nb, uint32_t commit)
 }
 
 size_t match_backports(struct history *h, struct contain *c, const struct backport_map *m,
-		       uint32_t commit, const struct patch *p, bool beyond_map, uint32_t **out)
+		       const bool *queue, uint32_t commit, const struct patch *p, bool beyond_map,
+		       uint32_t **out)
 {
 	struct dag *dag = &h->dag;
 	struct treepath_cache *caches = xcalloc(p->npaths + 1, sizeof(*caches));
 	char want_hex[GIT_OID_HEXSZ + 1];
 	size_t nr = 0, alloc = 0, nb;
 	const struct backport *b = backport_map_of(m, commit, &nb);
+	struct patch own;
+	const struct patch *full = p->has_patchid ? p : NULL;
+	bool tried = p->has_patchid;
 
 	*out = NULL;
 	git_oid_tostr(want_hex, sizeof(want_hex), &dag->oids[commit]);
+	for (size_t k = 0; !beyond_map && k < nb; k++)
+		push(out, &nr, &alloc, b[k].commit);
 	for (size_t k = 0; k < p->npaths; k++)
 		treepath_init(&caches[k], dag, p->paths[k]);
 	for (uint32_t i = 0; i < dag->nr; i++) {
 		uint32_t r;
-		bool named;
 		if (i == commit || !dag->loaded[i])
 			continue;
-		/* released on mainline: not a backport; unreleased: maybe one */
+		/* released on mainline: not a backport; in a stable branch's queue: maybe one */
 		r = contain_first_release(c, i);
-		if (r != UINT32_MAX && !kver_is_stable(&h->tags.v[r].ver))
+		if ((r != UINT32_MAX && !kver_is_stable(&h->tags.v[r].ver)) ||
+		    (r != UINT32_MAX && named_in(b, nb, i)) || (r == UINT32_MAX && !queue[i]) ||
+		    !touches(caches, p->npaths, dag, i))
 			continue;
 		/* the map knows what stable tags reach; a branch's queue is read here */
-		named = r != UINT32_MAX ? named_in(b, nb, i) : names_upstream(h, i, want_hex);
-		if (named ? !beyond_map || r == UINT32_MAX :
-		    p->has_patchid && touches(caches, p->npaths, dag, i) &&
-		    patch_same_id(h->repo, dag, i, p))
+		if (r == UINT32_MAX && names_upstream(h, i, want_hex)) {
+			push(out, &nr, &alloc, i);
+			continue;
+		}
+		if (!tried) {   /* the patch-id only now: most commits have no candidate */
+			tried = true;
+			if (patch_from_commit(&own, h->repo, &dag->oids[commit]) == 0) {
+				if (own.has_patchid)
+					full = &own;
+				else
+					patch_free(&own);
+			}
+		}
+		if (full && patch_same_id(h->repo, dag, i, full))
 			push(out, &nr, &alloc, i);
 	}
+	if (full == &own)
+		patch_free(&own);
 	for (size_t k = 0; k < p->npaths; k++)
 		treepath_free(&caches[k]);
 	free(caches);
+	if (nr > 1)
+		qsort(*out, nr, sizeof(**out), cmp_u32);
 	return nr;
 }
 

@@ -359,19 +359,20 @@ static void find_intro_extra(struct triage *t, struct history *h, struct contain
 	for (size_t gi = 0; gi < t->ngroups; gi++)
 		for (size_t k = 0; k < t->groups[gi].nintro; k++) {
 			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit, *found = NULL;
-			struct patch p;
+			struct patch files = { 0 };
 			size_t n = 0;
 			bool seen = false;
 
 			for (size_t x = 0; x < t->nintro_extra; x++)
 				seen |= t->intro_extra[x].upstream == u;
-			if (seen || patch_from_commit(&p, h->repo, &h->dag.oids[u]) < 0)
+			/* its files only: the patch is read if a stable commit may be its backport */
+			if (seen || !backport_files(h, u, &files.paths, &files.npaths))
 				continue;
-			n = match_backports(h, c, &t->stable, u, &p, true, &found);
+			n = match_backports(h, c, &t->stable, t->queue, u, &files, true, &found);
 			for (size_t x = 0; x < n; x++) {
 				struct backport *b;
 				t->intro_extra = xgrow(t->intro_extra, &alloc, t->nintro_extra + 1,
-							 sizeof(*b));
+						       sizeof(*b));
 				b = &t->intro_extra[t->nintro_extra++];
 				b->upstream = u;
 				b->commit = found[x];
@@ -381,7 +382,9 @@ static void find_intro_extra(struct triage *t, struct history *h, struct contain
 						contain_first_release(c, b->revert);
 			}
 			free(found);
-			patch_free(&p);
+			for (size_t x = 0; x < files.npaths; x++)
+				free(files.paths[x]);
+			free(files.paths);
 		}
 }
 
@@ -422,7 +425,9 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	origin_group(t, h, mode);
 	if ((ret = stable_map(t, h, c)))
 		return ret;
-	t->nbackports = match_backports(h, c, &t->stable, fix, &t->fixp, false, &t->backports);
+	t->queue = backport_queue(h, c);
+	t->nbackports = match_backports(h, c, &t->stable, t->queue, fix, &t->fixp, false,
+					&t->backports);
 	t->backport_first = first_stable_backport(t, h, c);
 	find_intro_extra(t, h, c);
 	fixed = xcalloc(h->tags.nr + 1, 1);
@@ -456,6 +461,7 @@ void triage_free(struct triage *t)
 	blame_result_free(&t->blame);
 	free(t->backports);
 	free(t->intro_extra);
+	free(t->queue);
 	backport_map_free(&t->stable);
 	for (size_t i = 0; i < t->ngroups; i++)
 		group_free(&t->groups[i]);

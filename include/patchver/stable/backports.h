@@ -30,6 +30,19 @@ int backport_map_for(struct backport_map *m, struct history *h, struct contain *
 		     const uint32_t *commits, size_t ncommits,
 		     const char *const *more, size_t nmore);
 
+/*
+ * The files commit changes (caller frees each and the array), for looking
+ * for its backports; false when they are too many to list (64) or unreadable.
+ */
+bool backport_files(struct history *h, uint32_t commit, char ***paths, size_t *npaths);
+
+/*
+ * The commits of the stable branches (refs/heads or refs/remotes ending in
+ * "linux-<version>.y") that no tag has reached yet: their queues, as a mask
+ * of dag.nr + 1.  The other unreleased commits are nobody's backports.
+ */
+bool *backport_queue(struct history *h, struct contain *c);
+
 /* The message of commit in h, for backmap_compute(). */
 char *backport_message(void *h, uint32_t commit);
 

@@ -39,12 +39,16 @@ const char *match_kind_name(enum match_kind k);
 
 /*
  * Commits on stable tags or branches that carry commit (not commit
- * itself): those the backport map m names as its backports, those no tag
- * has reached whose message names it, and those of the stable lines that
- * change p's files (p: commit's patch) with its patch-id.  beyond_map:
- * only those m does not list (the queue's and the patch-id ones).
+ * itself): those the backport map m names as its backports, and among the
+ * commits changing p's files, those of a stable branch's queue (queue:
+ * backport_queue()) whose message names it and those of the stable lines
+ * and queues with its patch-id (p: commit's patch,
+ * or only its paths: the patch is then read if a candidate needs it).
+ * beyond_map: only those m does not list (the queue's and the patch-id
+ * ones).  In commit order.
  */
 size_t match_backports(struct history *h, struct contain *c, const struct backport_map *m,
-		       uint32_t commit, const struct patch *p, bool beyond_map, uint32_t **out);
+		       const bool *queue, uint32_t commit, const struct patch *p, bool beyond_map,
+		       uint32_t **out);
 
 #endif

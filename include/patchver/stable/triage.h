@@ -108,6 +108,7 @@ struct triage {
 	 */
 	struct backport *intro_extra;
 	size_t nintro_extra;
+	bool *queue;                        /* the stable branches' queues (backports.h) */
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;
