@@ -278,6 +278,23 @@ expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" --json "${F[1]}" | jq -c
 	"sha: JSON backports empty"
 expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" "${C[1]}" | sed -n 's/^  in stable: *//p')" "2.6.31.y" \
 	"sha 1: 'in stable' keeps its meaning (containment)"
+# the index's map: counted; a damaged record of it is noticed (the quick
+# path reads a few of them, the middle one first, and checks those; here
+# the section shares its block with those checked at open)
+ixj=$("$PATCHVER" -C "$r" --index --json)
+expect_eq "$(jq -r '"\(.backports) \(.backport_notes) \(.stable_reverts)"' <<<"$ixj")" "12 2 2" \
+	"index: the map's counts"
+ix=$(jq -r .path <<<"$ixj")
+cp "$ix" "$tmp/good.idx"
+a8() { echo $(( ($1 + 7) / 8 * 8 )); }
+off=$(( $(stat -c %s "$ix") - $(a8 $((8 * 2))) - $(a8 $((56 * 2))) - $(a8 $((20 * 12))) ))
+printf '\x5a' | dd of="$ix" bs=1 seek=$((off + 6 * 20 + 4)) conv=notrunc status=none
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" "${C[1]}" 2>&1)" "quick path declined:" \
+	"index: a damaged backport record, the quick path declines"
+expect_eq "$(bp none "${C[1]}" 2>"$tmp/err")" "$want1" "index: ... and the normal path answers"
+expect_contains "$(cat "$tmp/err")" "checksum mismatch (damaged); rebuilding" "index: ... says so, rebuilds"
+expect_eq "$(bp quick "${C[1]}")" "$want1" "index: ... and the rebuilt one answers"
+
 # the triage and the audit over the index answer as without it
 for n in 1 2 3 4 5 6 7 8 9 10; do
 	expect_eq "$(tri "${F[$n]}" --json | jq -c '.results[0] | [.series, .stable_notes, .queued_culprits]')" \

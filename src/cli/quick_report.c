@@ -47,11 +47,14 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 	}
 	ok = true;
 	if (m == REPORT_FULL) {
-		struct backport_map bm;
-		quick_backports(q, &bm);
-		answer_set_backports(a, &bm, (const git_oid *)quick_oid(q, 0));
+		size_t nb;
+		const struct backport *b = quick_backports(q, a->rev.commit, &nb);
+		if (!b)
+			ok = false;
+		else
+			answer_set_backports(a, b, nb, (const git_oid *)quick_oid(q, 0));
 	}
-	if (m == REPORT_FULL && (a->backport = upstream_ref(msg, a->upstream_hex))) {
+	if (ok && m == REPORT_FULL && (a->backport = upstream_ref(msg, a->upstream_hex))) {
 		/* an upstream id the index lacks, or a short one: the normal path looks further */
 		ok = quick_lookup(q, a->upstream_hex, &a->upstream) == 0 &&
 		     quick_first_release(q, a->upstream, &a->upstream_first) == 0;

@@ -29,11 +29,9 @@ void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags
 	}
 }
 
-void answer_set_backports(struct answer *a, const struct backport_map *m, const git_oid *oids)
+void answer_set_backports(struct answer *a, const struct backport *b, size_t n,
+			  const git_oid *oids)
 {
-	size_t n;
-	const struct backport *b = backport_map_of(m, a->rev.commit, &n);
-
 	a->backports = xcalloc(n + 1, sizeof(*a->backports));
 	for (size_t i = 0; i < n; i++) {
 		struct answer_backport *e = &a->backports[a->nbackports++];

@@ -38,8 +38,11 @@ static void find_backports(struct full_reporter *r, struct answer *a)
 {
 	if (!r->have_map)
 		r->have_map = backport_map_build(&r->map, r->h, &r->contain, NULL, 0) == 0;
-	if (r->have_map)
-		answer_set_backports(a, &r->map, r->h->dag.oids);
+	if (r->have_map) {
+		size_t n;
+		const struct backport *b = backport_map_of(&r->map, a->rev.commit, &n);
+		answer_set_backports(a, b, n, r->h->dag.oids);
+	}
 }
 
 static void find_backport(struct full_reporter *r, struct answer *a)
@@ -274,6 +277,9 @@ int report_index(const struct history *h, bool json)
 		json_kint(&j, "releases", (long long)h->tags.nreleases);
 		json_kint(&j, "bytes", (long long)ix->size);
 		json_kint(&j, "build_msec", ix->build_msec);
+		json_kint(&j, "backports", ix->nbackports);
+		json_kint(&j, "backport_notes", ix->nbpnotes);
+		json_kint(&j, "stable_reverts", ix->nbpreverts);
 		json_obj_end(&j);
 		putchar('\n');
 		return 0;
@@ -286,5 +292,7 @@ int report_index(const struct history *h, bool json)
 	printf("  size:      %.1f %s\n", ix->size < 1000000 ? (double)ix->size / 1e3 :
 	       (double)ix->size / 1e6, ix->size < 1000000 ? "kB" : "MB");
 	printf("  computed:  %.3f s\n", (double)ix->build_msec / 1000);
+	printf("  backports: %u (%u odd upstream lines, %u stable reverts)\n", ix->nbackports,
+	       ix->nbpnotes, ix->nbpreverts);
 	return 0;
 }

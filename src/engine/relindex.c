@@ -148,7 +148,19 @@ static bool check_tag_links(const struct relindex *ix, uint64_t pool_len)
 	return true;
 }
 
-/* The backport map's ids in range and its records in lookup order (checked whole: small). */
+bool relindex_backport_ok(struct relindex *ix, const struct backport *b)
+{
+	uint32_t n = ix->dag.nr;
+
+	return relindex_check(ix, b, sizeof(*b)) && b->upstream < n && b->commit < n &&
+	       b->tag < ix->ntags && (b->revert < n || b->revert == DAG_NONE) &&
+	       (b->revert_tag < ix->ntags || b->revert_tag == UINT32_MAX);
+}
+
+/*
+ * The backport map's ids in range and its records in lookup order (a full
+ * open; a lazy reader checks the records it reads: relindex_backport_ok).
+ */
 static bool check_backports(const struct relindex *ix)
 {
 	uint32_t n = ix->dag.nr;
@@ -261,9 +273,6 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	    !relindex_check(ix, ix->pool, h.sect[S_POOL].len) ||
 	    !relindex_check(ix, ix->tags, h.sect[S_TAGS].len) ||
 	    !relindex_check(ix, ix->ivs, h.sect[S_IVS].len) ||
-	    !relindex_check(ix, ix->backports, h.sect[S_BACKPORTS].len) ||
-	    !relindex_check(ix, ix->bpnotes, h.sect[S_BPNOTES].len) ||
-	    !relindex_check(ix, ix->bpreverts, h.sect[S_BPREVERTS].len) ||
 	    (!lazy && !relindex_check(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
 		return *why = "checksum mismatch (damaged)", false;
 	if (!lazy) {
@@ -272,8 +281,8 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	}
 	if (strcmp(ix->ident, ident))
 		return *why = "written for another repository", false;
-	if (!check_tag_links(ix, h.sect[S_POOL].len) || !check_backports(ix) ||
-	    (!lazy && !check_links(ix)))
+	if (!check_tag_links(ix, h.sect[S_POOL].len) ||
+	    (!lazy && (!check_links(ix) || !check_backports(ix))))
 		return *why = "inconsistent records", false;
 	return true;
 }

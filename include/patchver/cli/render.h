@@ -61,8 +61,9 @@ void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags
 			 struct answer *a);
 void answer_free(struct answer *a);
 
-/* The backports of a's commit in m (oids: the ids of m's dense ids). */
-void answer_set_backports(struct answer *a, const struct backport_map *m, const git_oid *oids);
+/* a's commit's backports: the n from b (oids: the ids of their dense ids). */
+void answer_set_backports(struct answer *a, const struct backport *b, size_t n,
+			  const git_oid *oids);
 
 /*
  * Print one answer (j: the JSON document, with --json).  Returns false when

@@ -51,8 +51,12 @@ int quick_name(struct quick *q, uint32_t commit, struct sbuf *out);
 /* The earliest release containing commit (UINT32_MAX none): 0 or -1. */
 int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
 
-/* The index's backport map (backmap.h), borrowed: valid until quick_close(). */
-void quick_backports(struct quick *q, struct backport_map *m);
+/*
+ * The stable backports of commit c from the index's map (backmap.h): *n
+ * of them from the returned one, valid until quick_close().  NULL and
+ * declined when a record read is damaged.
+ */
+const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n);
 
 /* Every tag containing commit, refname order (caller frees). */
 uint32_t *quick_containing(struct quick *q, uint32_t commit, size_t *n);

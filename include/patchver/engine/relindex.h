@@ -129,7 +129,10 @@ bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c);
 /* Every tag containing commit c, refname order (caller frees). */
 uint32_t *relindex_tags_containing(const struct relindex *ix, uint32_t c, size_t *n);
 
-/* The index's backport map, borrowed: valid while ix is open. */
+/* Is backport record b (of ix's map) intact and in range?  For lazy readers. */
+bool relindex_backport_ok(struct relindex *ix, const struct backport *b);
+
+/* The index's backport map, borrowed: valid while ix is open (a full open: checked). */
 static inline void relindex_backports(const struct relindex *ix, struct backport_map *m)
 {
 	backmap_borrow(m, ix->backports, ix->nbackports, ix->bpnotes, ix->nbpnotes,
