@@ -2,6 +2,7 @@
  * The backport map (backmap.h): its lookups.  backscan.c computes one.
  * Nothing here reads an object: the quick path's front links it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,55 +29,55 @@ void backport_map_free(struct backport_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const struct backport *backport_map_of(const struct backport_map *m, uint32_t u, size_t *n)
+/*
+ * The run of records whose uint32_t key (at offset key_off) is key, in nr
+ * records of size bytes sorted by it: its first index, its length in *n.
+ */
+static size_t key_run(const void *base, size_t nr, size_t size, size_t key_off, uint32_t key,
+		      size_t *n)
 {
-	size_t lo = 0, hi = m->nr;
+	const unsigned char *p = base;
+	size_t lo = 0, hi = nr;
+	uint32_t k;
 
-	*n = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid].upstream < u)
+		memcpy(&k, p + mid * size + key_off, sizeof(k));
+		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	while (lo + *n < m->nr && m->v[lo + *n].upstream == u)
-		(*n)++;
-	return *n ? &m->v[lo] : NULL;
+	for (*n = 0; lo + *n < nr; (*n)++) {
+		memcpy(&k, p + (lo + *n) * size + key_off, sizeof(k));
+		if (k != key)
+			break;
+	}
+	return lo;
+}
+
+const struct backport *backport_map_of(const struct backport_map *m, uint32_t u, size_t *n)
+{
+	size_t at = key_run(m->v, m->nr, sizeof(*m->v), offsetof(struct backport, upstream), u, n);
+
+	return *n ? &m->v[at] : NULL;
 }
 
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n)
 {
-	size_t lo = 0, hi = m->nnotes;
+	size_t at = key_run(m->notes, m->nnotes, sizeof(*m->notes),
+			    offsetof(struct backport_note, commit), commit, n);
 
-	*n = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->notes[mid].commit < commit)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo + *n < m->nnotes && m->notes[lo + *n].commit == commit)
-		(*n)++;
-	return *n ? &m->notes[lo] : NULL;
+	return *n ? &m->notes[at] : NULL;
 }
 
 uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit)
 {
-	size_t lo = 0, hi = m->nreverts;
+	size_t n, at = key_run(m->reverts, m->nreverts, sizeof(*m->reverts),
+			       offsetof(struct backport_revert, commit), commit, &n);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->reverts[mid].commit == commit)
-			return m->reverts[mid].revert;
-		if (m->reverts[mid].commit < commit)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return DAG_NONE;
+	return n ? m->reverts[at].revert : DAG_NONE;
 }
 
 const char *backport_problem_str(uint32_t problem)

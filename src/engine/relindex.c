@@ -148,13 +148,19 @@ static bool check_tag_links(const struct relindex *ix, uint64_t pool_len)
 	return true;
 }
 
-bool relindex_backport_ok(struct relindex *ix, const struct backport *b)
+/* Are backport record b's ids in range? */
+static bool backport_in_range(const struct relindex *ix, const struct backport *b)
 {
 	uint32_t n = ix->dag.nr;
 
-	return relindex_check(ix, b, sizeof(*b)) && b->upstream < n && b->commit < n &&
-	       b->tag < ix->ntags && (b->revert < n || b->revert == DAG_NONE) &&
+	return b->upstream < n && b->commit < n && b->tag < ix->ntags &&
+	       (b->revert < n || b->revert == DAG_NONE) &&
 	       (b->revert_tag < ix->ntags || b->revert_tag == UINT32_MAX);
+}
+
+bool relindex_backport_ok(struct relindex *ix, const struct backport *b)
+{
+	return relindex_check(ix, b, sizeof(*b)) && backport_in_range(ix, b);
 }
 
 /*
@@ -165,14 +171,10 @@ static bool check_backports(const struct relindex *ix)
 {
 	uint32_t n = ix->dag.nr;
 
-	for (uint32_t i = 0; i < ix->nbackports; i++) {
-		const struct backport *b = &ix->backports[i];
-		if (b->upstream >= n || b->commit >= n || b->tag >= ix->ntags ||
-		    (b->revert >= n && b->revert != DAG_NONE) ||
-		    (b->revert_tag >= ix->ntags && b->revert_tag != UINT32_MAX) ||
-		    (i && b[-1].upstream > b->upstream))
+	for (uint32_t i = 0; i < ix->nbackports; i++)
+		if (!backport_in_range(ix, &ix->backports[i]) ||
+		    (i && ix->backports[i - 1].upstream > ix->backports[i].upstream))
 			return false;
-	}
 	for (uint32_t i = 0; i < ix->nbpnotes; i++)
 		if (ix->bpnotes[i].commit >= n || (i && ix->bpnotes[i - 1].commit > ix->bpnotes[i].commit) ||
 		    memchr(ix->bpnotes[i].hex, '\0', sizeof(ix->bpnotes[i].hex)) == NULL)
