@@ -302,6 +302,43 @@ def row_text(s):
             + (f", fixed in {s['fixed_in']}" if s.get("fixed_in") else ", no fix"))
 
 
+def series_tags(repo, series, containing):
+    """The tags vSERIES.N containing commit, in version order."""
+    out = git(repo, "tag", "--contains", containing, "--list", f"v{series}.*").split()
+    return sorted((t for t in out if re.fullmatch(rf"v{re.escape(series)}\.\d+", t)),
+                  key=lambda t: int(t.rsplit(".", 1)[1]))
+
+
+def check_with_git(repo, fix, series, row):
+    """What git alone says of a row naming a culprit's backport: the
+    backport names the culprit, the first series tag with it is where the
+    row starts, and the first with the fix (or a backport naming it) where
+    it ends.  Returns "" when git agrees, else what differs."""
+    u, b = row["culprit"], row["culprit_backport"]
+    body = git(repo, "log", "-1", "--format=%B", b)
+    named = any(u.startswith(m.group(1)) or m.group(1).startswith(u[:len(m.group(1))])
+                for m in re.finditer(r"\b([0-9a-f]{10,40})\b", " ".join(body.split())))
+    by_pid = row.get("culprit_backport_by") == "patch-id"
+    first = series_tags(repo, series, b)
+    fixed = series_tags(repo, series, fix)
+    rng = f"v{series}..v{series}.{9999}"
+    tags = git(repo, "tag", "--list", f"v{series}.*").split()
+    last = max((t for t in tags if re.fullmatch(rf"v{re.escape(series)}\.\d+", t)),
+               key=lambda t: int(t.rsplit(".", 1)[1]))
+    for line in git(repo, "log", "--format=%H %B%x01", f"v{series}..{last}").split("\x01"):
+        if fix[:12] in line:
+            fixed = sorted(set(fixed) | set(series_tags(repo, series, line.split()[0])),
+                           key=lambda t: int(t.rsplit(".", 1)[1]))
+    bad = []
+    if not named and not by_pid:
+        bad.append(f"{b[:12]} does not name {u[:12]}")
+    if not first or first[0] != row.get("culprit_in"):
+        bad.append(f"first tag with {b[:12]}: {first[:1]} vs {row.get('culprit_in')}")
+    if (fixed[0] if fixed else None) != row.get("fixed_in"):
+        bad.append(f"first tag with the fix: {fixed[:1]} vs {row.get('fixed_in')}")
+    return "; ".join(bad)
+
+
 def blamed(repo, pv, old_pv):
     files = set()
     for rng in ("v2.6.34..v2.6.34.6", "v2.6.35..v2.6.35.4"):
@@ -319,13 +356,21 @@ def blamed(repo, pv, old_pv):
     old = triage_rows(repo, old_pv, hits) if old_pv else {}
     print(f"{len(hits)} have an introducer stable carries as a backport "
           f"({took:.0f} s for {len(fixes)} triages)\n")
+    agree = checked = 0
     for f in hits:
         subject = git(repo, "log", "-1", "--format=%s", f).strip()
         print(f"{f[:12]} {subject}")
         for s in ("2.6.34", "2.6.35"):
+            row = new[f].get(s) or {}
             n = row_text(new[f].get(s))
             o = row_text(old.get(f, {}).get(s)) if old_pv else None
             print(f"  {s}: {n}" + (f"   (before: {o})" if o is not None and o != n else ""))
+            if row.get("culprit_backport") and row.get("affected"):
+                checked += 1
+                bad = check_with_git(repo, f, s, row)
+                agree += not bad
+                print(f"    culprit {row['culprit'][:12]}; git: " + (bad or "agrees"))
+    print(f"\n{agree} of {checked} rows naming a culprit's backport: git agrees")
 
 
 def diff(old_file, new_file):
