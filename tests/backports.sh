@@ -318,4 +318,21 @@ expect_eq "$("$PATCHVER" -C "$m" --triage --json "${F[6]}" | jq -r "$s31 | .stab
 
 # the repository is only read
 expect_eq "$(git -C "$r" status --porcelain | wc -l)" 0 "the work tree untouched"
+
+# a new stable tag: the index is extended, and its map with it
+"$PATCHVER" -C "$r" --index >/dev/null 2>&1
+cd "$r" || exit 1
+git checkout -q linux-2.6.31.y
+BF6=$(pick "${F[6]}" "s6: fix the rework
+
+commit ${F[6]} upstream.")
+tag v2.6.31.2
+git checkout -q linux-2.6.30.y
+cd - >/dev/null || exit 1
+expect_eq "$("$PATCHVER" -C "$r" --index --json | jq -r '"\(.state) \(.backports)"')" "extended 13" \
+	"a new stable tag: the index extended, one backport more"
+expect_eq "$(bp quick "${F[6]}")" "2.6.31.y: backport ${BF6:0:12} in v2.6.31.2" "the extended map answers"
+expect_eq "$(series "${F[6]}" 2.6.31)" \
+	"affected v2.6.31.1 (culprit ${C[6]:0:12} as ${B6:0:12} since v2.6.31.1), fixed in v2.6.31.2 by backport ${BF6:0:12}" \
+	"the triage over the extended index"
 finish

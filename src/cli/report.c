@@ -292,7 +292,7 @@ int report_index(const struct history *h, bool json)
 	printf("  size:      %.1f %s\n", ix->size < 1000000 ? (double)ix->size / 1e3 :
 	       (double)ix->size / 1e6, ix->size < 1000000 ? "kB" : "MB");
 	printf("  computed:  %.3f s\n", (double)ix->build_msec / 1000);
-	printf("  backports: %u (%u odd upstream lines, %u stable reverts)\n", ix->nbackports,
+	printf("  backports: %u (odd upstream lines: %u; stable reverts: %u)\n", ix->nbackports,
 	       ix->nbpnotes, ix->nbpreverts);
 	return 0;
 }
