@@ -17,19 +17,26 @@ static int decline(struct refread *r, const char *why)
 	return -1;
 }
 
-static void add_ref(struct refread_list *l, const char *name, size_t len,
-		    const unsigned char *oid)
+/* Add a name already kept (in r->text or r->strings). */
+static void add_kept(struct refread_list *l, char *name, const unsigned char *oid)
 {
 	l->v = xgrow(l->v, &l->alloc, l->nr + 1, sizeof(*l->v));
-	l->v[l->nr].name = xstrndup(name, len);
+	l->v[l->nr].name = name;
 	memcpy(l->v[l->nr].oid, oid, sizeof(l->v[l->nr].oid));
 	l->nr++;
 }
 
+/* Add a copy of name, kept until refread_free(). */
+static void add_ref(struct refread *r, struct refread_list *l, const char *name, size_t len,
+		    const unsigned char *oid)
+{
+	r->strings = xgrow(r->strings, &r->astrings, r->nstrings + 1, sizeof(*r->strings));
+	r->strings[r->nstrings] = xstrndup(name, len);
+	add_kept(l, r->strings[r->nstrings++], oid);
+}
+
 static void free_list(struct refread_list *l)
 {
-	for (size_t i = 0; i < l->nr; i++)
-		free(l->v[i].name);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
@@ -71,40 +78,71 @@ static bool plain_name(const char *name, size_t len)
 	return true;
 }
 
-/* packed-refs: "<hex> <refname>" lines; "^<hex>" peel lines and "#" headers skipped. */
-static int read_packed(struct refread *r)
+/* packed-refs, whole, into r->text (NUL-terminated); its length, or -1 (none). */
+static ssize_t read_packed_text(struct refread *r)
 {
-	char *path = xstrfmt("%s/packed-refs", r->gitdir), *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char *path = xstrfmt("%s/packed-refs", r->gitdir);
 	FILE *f = fopen(path, "r");
-	int ret = 0;
+	struct sbuf sb = SBUF_INIT;
+	char buf[65536];
+	size_t n;
 
 	free(path);
 	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sbuf_add(&sb, buf, n);
+	fclose(f);
+	if (!sb.len) {
+		sbuf_free(&sb);
+		r->text = xstrdup("");
 		return 0;
-	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
-		unsigned char oid[20];
-		const char *name = line + 41;
+	}
+	if (sb.buf[sb.len - 1] != '\n')
+		sbuf_add(&sb, "\n", 1);        /* a last line without its newline ends too */
+	r->text = sb.buf;
+	return (ssize_t)sb.len;
+}
 
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (line[0] == '#' || line[0] == '^')
+/*
+ * packed-refs: "<hex> <refname>" lines; "^<hex>" peel lines and "#"
+ * headers skipped.  The names stay in the file's text: 6,700 tags cost one
+ * read, not an allocation each; the sort only if git left them unsorted.
+ */
+static int read_packed(struct refread *r)
+{
+	ssize_t size = read_packed_text(r);
+	char *line, *end, *eol;
+	bool sorted = true;
+
+	if (size < 0)
+		return 0;
+	end = r->text + size;
+	for (line = r->text; line < end; line = eol + 1) {
+		unsigned char oid[20];
+		char *name = line + 41;
+		size_t len;
+
+		eol = memchr(line, '\n', (size_t)(end - line));
+		*eol = '\0';
+		len = (size_t)(eol - line);
+		if (len && (line[0] == '#' || line[0] == '^'))
 			continue;
 		if (len < 42 || line[40] != ' ' || hex_to_id(line, 40, oid) < 0 ||
-		    !plain_name(name, (size_t)len - 41)) {
-			ret = decline(r, "an unusual packed-refs line");
-			break;
-		}
-		add_ref(&r->packed, name, (size_t)len - 41, oid);
+		    !plain_name(name, len - 41))
+			return decline(r, "an unusual packed-refs line");
+		if (r->packed.nr && strcmp(r->packed.v[r->packed.nr - 1].name, name) >= 0)
+			sorted = false;
+		add_kept(&r->packed, name, oid);
 		if (!strncmp(name, "refs/tags/", 10))
-			add_ref(&r->tags, name, (size_t)len - 41, oid);
+			add_kept(&r->tags, name, oid);
 	}
-	free(line);
-	fclose(f);
-	if (r->packed.nr)
+	if (!sorted) {
 		qsort(r->packed.v, r->packed.nr, sizeof(*r->packed.v), cmp_ref);
-	return ret;
+		if (r->tags.nr)
+			qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
+	}
+	return 0;
 }
 
 /* A loose ref file: its id, or decline (symbolic, unreadable, odd). */
@@ -145,7 +183,7 @@ static int read_loose_tags(struct refread *r, const char *dir, struct refread_li
 		else if (path_is_dir(path))
 			ret = read_loose_tags(r, sub, loose);
 		else if ((ret = read_loose(r, path, oid)) == 0)
-			add_ref(loose, sub, strlen(sub), oid);
+			add_ref(r, loose, sub, strlen(sub), oid);
 		free(path);
 		free(sub);
 	}
@@ -153,23 +191,25 @@ static int read_loose_tags(struct refread *r, const char *dir, struct refread_li
 	return ret;
 }
 
-/* r->tags in name order: the loose ones, and the packed ones no loose ref hides. */
+/*
+ * r->tags in name order: the loose ones, and the packed ones no loose ref
+ * hides (with no loose tag, as packed-refs has them: already in order).
+ */
 static void settle_tags(struct refread *r, struct refread_list *loose)
 {
-	if (loose->nr)
-		qsort(loose->v, loose->nr, sizeof(*loose->v), cmp_ref);
+	if (!loose->nr)
+		return;
+	qsort(loose->v, loose->nr, sizeof(*loose->v), cmp_ref);
 	for (size_t i = 0; i < r->tags.nr; i++) {
 		struct refread_ref *p = &r->tags.v[i];
 
 		if (!refread_find(loose, p->name))
-			add_ref(loose, p->name, strlen(p->name), p->oid);
-		free(p->name);
+			add_kept(loose, p->name, p->oid);
 	}
 	free(r->tags.v);
 	r->tags = *loose;
 	memset(loose, 0, sizeof(*loose));
-	if (r->tags.nr)
-		qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
+	qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
 }
 
 int refread_tags(struct refread *r, const char *gitdir)
@@ -188,14 +228,14 @@ int refread_tags(struct refread *r, const char *gitdir)
 }
 
 /* The names in dir, sorted, into l (ids unused). */
-static void list_dir(const char *dir, struct refread_list *l)
+static void list_dir(struct refread *r, const char *dir, struct refread_list *l)
 {
 	static const unsigned char none[20];
 	DIR *d = opendir(dir);
 	struct dirent *e;
 
 	while (d && (e = readdir(d)))
-		add_ref(l, e->d_name, strlen(e->d_name), none);
+		add_ref(r, l, e->d_name, strlen(e->d_name), none);
 	if (d)
 		closedir(d);
 	if (l->nr)
@@ -224,8 +264,8 @@ char *refread_short_name(struct refread *r, const char *refname)
 
 	if (!r->listed) {
 		char *refs = xstrfmt("%s/refs", r->gitdir);
-		list_dir(r->gitdir, &r->top_files);
-		list_dir(refs, &r->top_refs);
+		list_dir(r, r->gitdir, &r->top_files);
+		list_dir(r, refs, &r->top_refs);
 		free(refs);
 		r->listed = true;
 	}
@@ -256,6 +296,10 @@ void refread_free(struct refread *r)
 	free_list(&r->tags);
 	free_list(&r->top_files);
 	free_list(&r->top_refs);
+	for (size_t i = 0; i < r->nstrings; i++)
+		free(r->strings[i]);
+	free(r->strings);
+	free(r->text);
 	free(r->gitdir);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,7 +13,7 @@
  * it decline: then ask libgit2.
  */
 struct refread_ref {
-	char *name;
+	char *name;                 /* in the refread's text or strings: not freed alone */
 	unsigned char oid[20];
 };
 
@@ -28,6 +28,9 @@ struct refread {
 	struct refread_list tags;        /* under refs/tags, loose over packed, name order */
 	struct refread_list top_files, top_refs;   /* what gitdir and gitdir/refs hold */
 	bool listed;
+	char *text;                      /* packed-refs, whose lines the names point into */
+	char **strings;                  /* the other names */
+	size_t nstrings, astrings;
 	const char *why;                 /* why it declined */
 };
 
