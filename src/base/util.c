@@ -286,6 +286,23 @@ bool path_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+char *file_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf sb = SBUF_INIT;
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sbuf_add(&sb, buf, n);
+	fclose(f);
+	if (len)
+		*len = sb.len;
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
 size_t rev_steps_at(const char *spec)
 {
 	size_t len = strlen(spec), i = len;

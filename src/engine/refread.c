@@ -78,32 +78,6 @@ static bool plain_name(const char *name, size_t len)
 	return true;
 }
 
-/* packed-refs, whole, into r->text (NUL-terminated); its length, or -1 (none). */
-static ssize_t read_packed_text(struct refread *r)
-{
-	char *path = xstrfmt("%s/packed-refs", r->gitdir);
-	FILE *f = fopen(path, "r");
-	struct sbuf sb = SBUF_INIT;
-	char buf[65536];
-	size_t n;
-
-	free(path);
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sbuf_add(&sb, buf, n);
-	fclose(f);
-	if (!sb.len) {
-		sbuf_free(&sb);
-		r->text = xstrdup("");
-		return 0;
-	}
-	if (sb.buf[sb.len - 1] != '\n')
-		sbuf_add(&sb, "\n", 1);        /* a last line without its newline ends too */
-	r->text = sb.buf;
-	return (ssize_t)sb.len;
-}
-
 /*
  * packed-refs: "<hex> <refname>" lines; "^<hex>" peel lines and "#"
  * headers skipped.  The names stay in the file's text: 6,700 tags cost one
@@ -111,11 +85,13 @@ static ssize_t read_packed_text(struct refread *r)
  */
 static int read_packed(struct refread *r)
 {
-	ssize_t size = read_packed_text(r);
-	char *line, *end, *eol;
+	char *path = xstrfmt("%s/packed-refs", r->gitdir), *line, *end, *eol;
 	bool sorted = true;
+	size_t size;
 
-	if (size < 0)
+	r->text = file_read(path, &size);
+	free(path);
+	if (!r->text)
 		return 0;
 	end = r->text + size;
 	for (line = r->text; line < end; line = eol + 1) {
@@ -123,7 +99,9 @@ static int read_packed(struct refread *r)
 		char *name = line + 41;
 		size_t len;
 
-		eol = memchr(line, '\n', (size_t)(end - line));
+		/* the text ends with a NUL: a last line without its newline ends there */
+		if (!(eol = memchr(line, '\n', (size_t)(end - line))))
+			eol = end;
 		*eol = '\0';
 		len = (size_t)(eol - line);
 		if (len && (line[0] == '#' || line[0] == '^'))

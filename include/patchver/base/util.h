@@ -74,6 +74,12 @@ int hex_to_id(const char *hex, size_t len, unsigned char *id);
 bool path_is_dir(const char *path);
 bool path_is_file(const char *path);
 
+/*
+ * The whole file at path, NUL-terminated (*len, when not NULL: its length);
+ * NULL when it cannot be opened.  An empty file gives "".  Caller frees.
+ */
+char *file_read(const char *path, size_t *len);
+
 /* Big-endian numbers, as git's binary formats store them. */
 static inline uint32_t get_be32(const unsigned char *p)
 {
