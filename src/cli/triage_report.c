@@ -164,9 +164,18 @@ static void text_affected(struct front *f, const struct triage_group *g)
 	}
 }
 
+/* Add commit to v[*n] unless there. */
+static void add_once(uint32_t *v, size_t *n, uint32_t commit)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == commit)
+			return;
+	v[(*n)++] = commit;
+}
+
 /*
- * The stable commits an answer rests on: the fix's backports, the
- * culprits' backports the series rows name, and those the map lacks.
+ * The stable commits an answer rests on, each once: the fix's backports,
+ * the culprits' backports the series rows name, and those the map lacks.
  */
 static size_t answer_commits(const struct triage *t, uint32_t **out)
 {
@@ -175,12 +184,12 @@ static size_t answer_commits(const struct triage *t, uint32_t **out)
 
 	*out = xmalloc((t->nbackports + g->nseries + t->nintro_extra + 1) * sizeof(**out));
 	for (size_t i = 0; i < t->nbackports; i++)
-		(*out)[n++] = t->backports[i];
+		add_once(*out, &n, t->backports[i]);
 	for (size_t i = 0; i < g->nseries; i++)
 		if (g->series[i].intro_backport != DAG_NONE)
-			(*out)[n++] = g->series[i].intro_backport;
+			add_once(*out, &n, g->series[i].intro_backport);
 	for (size_t i = 0; i < t->nintro_extra; i++)
-		(*out)[n++] = t->intro_extra[i].commit;
+		add_once(*out, &n, t->intro_extra[i].commit);
 	return n;
 }
 
@@ -197,10 +206,7 @@ static void text_stable_notes(struct front *f, const struct triage *t)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct backport_note *bn = backport_map_notes(&t->stable, commits[i], &nn);
-		bool dup = false;
-		for (size_t k = 0; k < i; k++)
-			dup |= commits[k] == commits[i];
-		for (size_t k = 0; !dup && k < nn; k++)
+		for (size_t k = 0; k < nn; k++)
 			printf("note:             %s %s%s%s%s\n", hex12(f, commits[i]),
 			       backport_problem_str(bn[k].problem),
 			       bn[k].problem == BACKPORT_SEVERAL ? "" : " (",
@@ -232,10 +238,7 @@ static void json_stable_notes(struct front *f, const struct triage *t)
 	json_arr_begin(j);
 	for (size_t i = 0; i < n; i++) {
 		const struct backport_note *bn = backport_map_notes(&t->stable, commits[i], &nn);
-		bool dup = false;
-		for (size_t k = 0; k < i; k++)
-			dup |= commits[k] == commits[i];
-		for (size_t k = 0; !dup && k < nn; k++) {
+		for (size_t k = 0; k < nn; k++) {
 			json_obj_begin(j);
 			json_kstr(j, "commit", hex40(f, commits[i]));
 			json_kstr(j, "problem", backport_problem_str(bn[k].problem));

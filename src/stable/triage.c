@@ -347,6 +347,16 @@ static int stable_map(struct triage *t, struct history *h, struct contain *c)
 	return ret;
 }
 
+/* Does an introducer before groups[gi].intro[k] name commit u? */
+static bool named_before(const struct triage *t, size_t gi, size_t k, uint32_t u)
+{
+	for (size_t g = 0; g <= gi; g++)
+		for (size_t i = 0; i < (g < gi ? t->groups[g].nintro : k); i++)
+			if (t->ev.v[t->groups[g].intro[i]].commit == u)
+				return true;
+	return false;
+}
+
 /*
  * The introducers' backports the map lacks: those naming no upstream
  * commit, by patch-id among the stable commits changing their files (read
@@ -361,12 +371,10 @@ static void find_intro_extra(struct triage *t, struct history *h, struct contain
 			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit, *found = NULL;
 			struct patch files = { 0 };
 			size_t n = 0;
-			bool seen = false;
 
-			for (size_t x = 0; x < t->nintro_extra; x++)
-				seen |= t->intro_extra[x].upstream == u;
-			/* its files only: the patch is read if a stable commit may be its backport */
-			if (seen || !backport_files(h, u, &files.paths, &files.npaths))
+			/* each introducer once, though several groups may name it; its
+			 * files only: the patch is read if a stable commit may be its backport */
+			if (named_before(t, gi, k, u) || !backport_files(h, u, &files.paths, &files.npaths))
 				continue;
 			n = match_backports(h, c, &t->stable, t->queue, u, &files, true, &found);
 			for (size_t x = 0; x < n; x++) {
