@@ -655,7 +655,7 @@ char *dag_message(struct dag *dag, uint32_t idx)
 	const git_oid *oid = replace_object(&dag->replaced, &dag->oids[idx]);
 	struct objstore *store = dag_store(dag);
 	git_odb_object *obj = NULL;
-	const char *data = NULL, *p;
+	const char *data = NULL;
 	size_t len = 0;
 	char *msg = NULL;
 
@@ -669,12 +669,8 @@ char *dag_message(struct dag *dag, uint32_t idx)
 		data = git_odb_object_data(obj);
 		len = git_odb_object_size(obj);
 	}
-	/* as git_commit_message() gives it: after the header, leading newlines dropped */
-	if (data && (p = memmem(data, len, "\n\n", 2))) {
-		for (p += 2; p < data + len && *p == '\n'; p++)
-			;
-		msg = xstrndup(p, len - (size_t)(p - data));
-	}
+	if (data)
+		msg = objstore_commit_message(data, len);
 	git_odb_object_free(obj);
 	git_error_clear();
 	return msg;

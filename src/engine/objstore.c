@@ -782,6 +782,17 @@ size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
 	return n;
 }
 
+char *objstore_commit_message(const char *data, size_t len)
+{
+	const char *p = memmem(data, len, "\n\n", 2);
+
+	if (!p)
+		return NULL;
+	for (p += 2; p < data + len && *p == '\n'; p++)
+		;
+	return xstrndup(p, len - (size_t)(p - data));
+}
+
 int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, struct sbuf *out)
 {
 	uint64_t off;

@@ -242,19 +242,13 @@ static struct objstore *store_of(struct quick *q)
 char *quick_message(struct quick *q, uint32_t c)
 {
 	struct sbuf raw = SBUF_INIT;
-	const char *p = NULL;
 	char *msg = NULL;
 
 	if (!store_of(q))
 		return NULL;
 	if (objstore_read(q->store, q->ix.dag.oids[c].id, 0, &raw) != OBJSTORE_COMMIT ||
-	    !(p = strstr(raw.buf, "\n\n")))
+	    !(msg = objstore_commit_message(raw.buf, raw.len)))
 		decline(q, "a commit it cannot read alone");
-	if (p) {
-		for (p += 2; *p == '\n'; p++)
-			;
-		msg = xstrdup(p);
-	}
 	sbuf_free(&raw);
 	return msg;
 }

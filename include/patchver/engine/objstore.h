@@ -40,6 +40,13 @@ int objstore_read(struct objstore *s, const unsigned char *oid, size_t max,
 		  struct sbuf *out);
 
 /*
+ * The message of a commit object's data (len bytes), as git_commit_message()
+ * gives it: after the header, leading newlines dropped.  NULL when there is
+ * no header end.  Caller frees.
+ */
+char *objstore_commit_message(const char *data, size_t len);
+
+/*
  * The objects whose hex id starts with the len lower-case digits of hex,
  * in every pack and loose: how many (counting up to max + 1, each object
  * once), the first max of them into found.
