@@ -2,6 +2,7 @@
  * The backport map (backmap.h): its lookups.  backscan.c computes one.
  * Nothing here reads an object: the quick path's front links it.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,26 +30,36 @@ void backport_map_free(struct backport_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* A record key_run() reads: is it intact?  (NULL: all are.) */
+typedef bool (*record_ok_fn)(const void *record, void *ctx);
+
 /*
  * The run of records whose uint32_t key (at offset key_off) is key, in nr
  * records of size bytes sorted by it: its first index, its length in *n.
+ * Each record read is first shown to ok; one it rejects ends the search
+ * with *n 0 and *damaged set.
  */
 static size_t key_run(const void *base, size_t nr, size_t size, size_t key_off, uint32_t key,
-		      size_t *n)
+		      record_ok_fn ok, void *ctx, size_t *n, bool *damaged)
 {
 	const unsigned char *p = base;
 	size_t lo = 0, hi = nr;
 	uint32_t k;
 
+	*n = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		if (ok && !ok(p + mid * size, ctx))
+			return *damaged = true, 0;
 		memcpy(&k, p + mid * size + key_off, sizeof(k));
 		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (*n = 0; lo + *n < nr; (*n)++) {
+	for (; lo + *n < nr; (*n)++) {
+		if (ok && !ok(p + (lo + *n) * size, ctx))
+			return *n = 0, *damaged = true, 0;
 		memcpy(&k, p + (lo + *n) * size + key_off, sizeof(k));
 		if (k != key)
 			break;
@@ -58,24 +69,41 @@ static size_t key_run(const void *base, size_t nr, size_t size, size_t key_off, 
 
 const struct backport *backport_map_of(const struct backport_map *m, uint32_t u, size_t *n)
 {
-	size_t at = key_run(m->v, m->nr, sizeof(*m->v), offsetof(struct backport, upstream), u, n);
+	bool damaged = false;
+	size_t at = key_run(m->v, m->nr, sizeof(*m->v), offsetof(struct backport, upstream), u,
+			    NULL, NULL, n, &damaged);
 
+	return *n ? &m->v[at] : NULL;
+}
+
+const struct backport *backport_map_of_checked(const struct backport_map *m, uint32_t u,
+					       size_t *n, bool (*intact)(const void *b, void *ctx),
+					       void *ctx, bool *damaged)
+{
+	size_t at;
+
+	*damaged = false;
+	at = key_run(m->v, m->nr, sizeof(*m->v), offsetof(struct backport, upstream), u,
+		     intact, ctx, n, damaged);
 	return *n ? &m->v[at] : NULL;
 }
 
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n)
 {
+	bool damaged = false;
 	size_t at = key_run(m->notes, m->nnotes, sizeof(*m->notes),
-			    offsetof(struct backport_note, commit), commit, n);
+			    offsetof(struct backport_note, commit), commit, NULL, NULL, n, &damaged);
 
 	return *n ? &m->notes[at] : NULL;
 }
 
 uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit)
 {
+	bool damaged = false;
 	size_t n, at = key_run(m->reverts, m->nreverts, sizeof(*m->reverts),
-			       offsetof(struct backport_revert, commit), commit, &n);
+			       offsetof(struct backport_revert, commit), commit, NULL, NULL, &n,
+			       &damaged);
 
 	return n ? m->reverts[at].revert : DAG_NONE;
 }

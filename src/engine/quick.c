@@ -196,29 +196,24 @@ uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 	return relindex_tags_containing(&q->ix, c, n);
 }
 
+static bool record_intact(const void *b, void *ix)
+{
+	return relindex_backport_ok(ix, b);
+}
+
 const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n)
 {
-	const struct backport *v = q->ix.backports;
-	size_t lo = 0, hi = q->ix.nbackports;
+	struct backport_map m;
+	const struct backport *b;
+	bool damaged;
 
-	/* the records a binary search reads, each checked: not the whole section */
-	*n = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (!relindex_backport_ok(&q->ix, &v[mid]))
-			return decline(q, "a damaged index"), NULL;
-		if (v[mid].upstream < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo + *n < q->ix.nbackports; (*n)++) {
-		if (!relindex_backport_ok(&q->ix, &v[lo + *n]))
-			return decline(q, "a damaged index"), *n = 0, NULL;
-		if (v[lo + *n].upstream != c)
-			break;
-	}
-	return &v[lo];
+	/* the records the lookup reads, each checked: not the whole section */
+	relindex_backports(&q->ix, &m);
+	b = backport_map_of_checked(&m, c, n, record_intact, &q->ix, &damaged);
+	if (damaged)
+		return decline(q, "a damaged index"), NULL;
+	/* none: an empty run, not a failure */
+	return b ? b : m.v;
 }
 
 const unsigned char *quick_oid(const struct quick *q, uint32_t c)

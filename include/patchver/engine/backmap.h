@@ -74,6 +74,15 @@ void backport_map_free(struct backport_map *m);
 /* The backports of upstream commit u: *n of them from the returned one (NULL: none). */
 const struct backport *backport_map_of(const struct backport_map *m, uint32_t u, size_t *n);
 
+/*
+ * As backport_map_of(), over a map whose records may be damaged (a lazily
+ * opened index): each record read is shown to intact(record, ctx) first;
+ * one it rejects gives NULL, *n 0 and *damaged.
+ */
+const struct backport *backport_map_of_checked(const struct backport_map *m, uint32_t u,
+					       size_t *n, bool (*intact)(const void *b, void *ctx),
+					       void *ctx, bool *damaged);
+
 /* The notes on commit's message: *n of them from the returned one (NULL: none). */
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n);
