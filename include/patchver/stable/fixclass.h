@@ -1,0 +1,112 @@
+#ifndef PATCHVER_FIXCLASS_H
+#define PATCHVER_FIXCLASS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "patchver/base/json.h"
+#include "patchver/engine/tags.h"
+#include "patchver/stable/evidence.h"
+#include "patchver/stable/patch.h"
+
+/*
+ * "Is it a fix?" -- the triage's first question and the audit's, answered
+ * the same way for both, from what is cheap: the message, the diff's shape
+ * and the files (no blame).  Which releases carry the bug is decided
+ * afterwards, by blame and the release index, as for every class.
+ *
+ *   FIXCLASS_FIX       the commit's own word: Cc: stable, KVM-Stable-Tag, a
+ *                      Fixes: trailer, a culprit it names or a commit it
+ *                      reverts; a commit it mentions in released code (or
+ *                      carried by a stable series).  A fix of code no
+ *                      release had is a fix all the same: not for stable.
+ *   FIXCLASS_POSSIBLE  no such word, but what stable takes looks like this:
+ *                      fix words, a report, a quoted oops, a new device id
+ *   FIXCLASS_NOT_FIX   documentation, MAINTAINERS, defconfigs, version bumps,
+ *                      merges, new files only (drivers, features), removals,
+ *                      renames, cleanups, or no sign of a fix at all; and,
+ *                      without the word, staging drivers and changes larger
+ *                      than the stable rules' 100 lines with context
+ *
+ * The developer's Cc: stable makes a commit a fix whatever its files.  The
+ * signals were chosen by measurement against the stable team's own picks
+ * of the 2.6.35 cycle (bench/picks.py, bench/RESULTS.md).
+ */
+enum fix_class { FIXCLASS_NOT_FIX, FIXCLASS_POSSIBLE, FIXCLASS_FIX };
+
+/* The word that made it a fix. */
+enum fix_word {
+	FIXWORD_NONE,
+	FIXWORD_CC_STABLE,
+	FIXWORD_STABLE_TAG,     /* a subsystem's mark: "KVM-Stable-Tag" */
+	FIXWORD_FIXES,          /* a Fixes: trailer */
+	FIXWORD_NAMED,          /* "introduced by <sha>", a quoted culprit */
+	FIXWORD_MENTION,        /* "commit <sha>" in released code */
+	FIXWORD_REVERT,         /* reverts released code */
+};
+
+/* What looks like a fix (bits), for FIXCLASS_POSSIBLE and the JSON. */
+enum {
+	FIXSIG_SUBJECT = 1 << 0,    /* fix words in the subject */
+	FIXSIG_BODY = 1 << 1,       /* a failure described in the body */
+	FIXSIG_REPORTED = 1 << 2,   /* Reported-by:, Bisected-by: */
+	FIXSIG_OOPS = 1 << 3,       /* an oops, BUG or trace quoted */
+	FIXSIG_DEVICE_ID = 1 << 4,  /* adds device ids or a quirk */
+};
+#define FIXSIG_COUNT 5
+
+/* Why it is no fix. */
+enum fix_shape {
+	FIXSHAPE_CODE,              /* a change to code: no shape says "not a fix" */
+	FIXSHAPE_MERGE,
+	FIXSHAPE_EMPTY,             /* changes no file */
+	FIXSHAPE_DOCS,              /* Documentation/, MAINTAINERS, README, ... */
+	FIXSHAPE_DEFCONFIG,
+	FIXSHAPE_VERSION,           /* the top Makefile's version lines */
+	FIXSHAPE_NEW_FILES,         /* adds files only: a new driver or feature */
+	FIXSHAPE_REMOVAL,           /* deletes files only */
+	FIXSHAPE_RENAME,            /* renames files only */
+	FIXSHAPE_STAGING,           /* drivers/staging only: drivers in the making */
+	FIXSHAPE_LARGE,             /* over the stable rules' 100 lines with context */
+	FIXSHAPE_CLEANUP,           /* the subject says cleanup, style, typo... */
+	FIXSHAPE_FEATURE,           /* the subject says it adds or reworks */
+};
+
+struct fix_verdict {
+	enum fix_class cls;
+	enum fix_word word;
+	uint32_t word_commit;       /* the commit the word names, or DAG_NONE */
+	unsigned signals;           /* FIXSIG_* */
+	enum fix_shape shape;
+	char *reason;               /* "changes only MAINTAINERS" */
+};
+
+/*
+ * Is commit (nparents: its parents) with patch p and message evidence ev
+ * a fix?  released(ctx, c): is c in a released kernel or carried by a
+ * stable series -- a word about unreleased code is no word for stable.
+ */
+typedef bool fix_released_fn(void *ctx, uint32_t commit);
+void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned nparents,
+		    const struct evidence_list *ev, fix_released_fn *released, void *ctx);
+void fix_verdict_free(struct fix_verdict *v);
+
+/*
+ * Did a final release carry code first released in tag first before the
+ * fix's first release fix_first (UINT32_MAX: none yet)?  A culprit of
+ * v2.6.35-rc1 fixed in v2.6.35-rc3 was never released without its fix.
+ */
+bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_t fix_first);
+
+/* Its keys in an open JSON object: class, class_reason, fix_word, signals, shape. */
+void fixclass_json(struct json *j, const struct fix_verdict *v);
+
+/* "stable-candidate"-style keys for JSON, and the names of the parts */
+const char *fixclass_key(enum fix_class cls);
+const char *fixword_key(enum fix_word word);
+const char *fixshape_key(enum fix_shape shape);
+/* the i-th set signal's key ("subject-fix-words" ...), NULL past the last */
+const char *fixsig_key(unsigned bit);
+
+#endif

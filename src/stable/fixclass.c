@@ -1,0 +1,582 @@
+/*
+ * Is it a fix?  One classifier for the triage and the audit (fixclass.h).
+ *
+ * The word lists below were chosen on the tuning half of the 2.6.35
+ * cycle against what 2.6.34.y took (bench/picks.py signals): a word
+ * stays when the picks use it far more often than the rest of the cycle.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "patchver/stable/fixclass.h"
+#include "patchver/base/util.h"
+
+/* Subject words of a fix ('*': any ending). */
+static const char *const fix_words[] = {
+	"fix*", "bug*", "crash*", "oops*", "leak*", "race", "races", "racy", "deadlock*",
+	"overflow*", "underflow*", "null", "panic*", "hang", "hangs", "hung", "lockup*",
+	"corrupt*", "uninitiali*", "regression*", "broken", "breakage", "wrong*",
+	"incorrect*", "invalid", "missing", "fail*", "don't", "dont", "doesn't",
+	"avoid*", "prevent*", "should", "must", "ensure", "properly", "correct",
+	"correctly", "bogus", "erroneous", "imbalance", "unbalanced", "stuck",
+	"off-by-one", "workaround", "bad", "error", "errors", "problem*", "issue*",
+	"unaligned", "misaligned", "recursion", "lockdep", "warn*", "sanity",
+	"restore", "revert*", NULL,
+};
+/* Phrases of a fix that no single word carries. */
+static const char *const fix_phrases[] = {
+	"make sure", "do not", "does not", "not to", "use after free",
+	"use-after-free", "out of bounds", "double free", "error path", NULL,
+};
+/* Subject words of a cleanup: no bug was fixed, whatever else it says. */
+static const char *const cleanup_words[] = {
+	"cleanup*", "checkpatch", "whitespace", "typo*", "spelling", "kerneldoc",
+	"kernel-doc", "comment", "comments", "indent*", "coding", "style", "trivial",
+	"sparse", "unused", "cosmetic*", "tidy", "rename*", "warning", "warnings", "printk*",
+	"debug*", NULL,
+};
+static const char *const cleanup_phrases[] = {
+	"clean up", "clean-up", "coding style", "section mismatch", NULL,
+};
+/* Subject words of a new feature or a rework, for the reason only. */
+static const char *const feature_words[] = {
+	"add", "adds", "added", "introduce*", "implement*", "support", "new", "convert*",
+	"refactor*", "move", "moves", "remove", "removes", "simplify", "rework*",
+	"replace*", "extract", "export", "consolidate", "unify", "split", "use",
+	"update", "enable", "allow", NULL,
+};
+/* Body words that describe a failure a user sees. */
+static const char *const failure_words[] = {
+	"crash*", "oops*", "panic*", "hang", "hangs", "hung", "lockup*", "deadlock*",
+	"leak*", "corrupt*", "regression*", "broken", "breaks", "fails", "failed",
+	"failure*", "bug", "bugs", "race", "races", "racy", "problem*", NULL,
+};
+static const char *const failure_phrases[] = {
+	"didn't work", "doesn't work", "does not work", "did not work", NULL,
+};
+/* What a quoted oops or trace looks like. */
+static const char *const oops_marks[] = {
+	"Call Trace:", "BUG: ", "RIP: ", "WARNING: at ", "Oops:", "Oops#", "kernel BUG at",
+	"general protection fault", "NULL pointer dereference",
+	"unable to handle kernel", "INFO: task ", "lockdep", "Kernel panic", NULL,
+};
+/* Added diff lines that add a device id or a quirk. */
+static const char *const device_id_marks[] = {
+	"USB_DEVICE", "PCI_DEVICE", "PCI_VDEVICE", "HID_USB_DEVICE", "SDIO_DEVICE",
+	"DMI_MATCH", "_QUIRK", "PNP_ID", "ACPI_ID", "_PRODUCT_ID", "_DEVICE_ID",
+	"USB_VENDOR_AND_INTERFACE", NULL,
+};
+
+/* Does word (lowercase, its length) match a list entry ('*' ends a prefix)? */
+static bool in_list(const char *const *list, const char *word, size_t len)
+{
+	for (size_t i = 0; list[i]; i++) {
+		size_t l = strlen(list[i]);
+		if (list[i][l - 1] == '*' ? len >= l - 1 && !strncmp(word, list[i], l - 1) :
+		    len == l && !strncmp(word, list[i], l))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The first word of text (lowercased: letters, digits, ' and -) in list, or
+ * a phrase of phrases it contains; copied into found.
+ */
+static bool says(const char *text, size_t len, const char *const *list,
+		 const char *const *phrases, char *found, size_t fsize)
+{
+	char *low = xstrndup(text, len);
+	bool yes = false;
+
+	for (char *p = low; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	for (size_t i = 0; phrases && phrases[i] && !yes; i++)
+		if (strstr(low, phrases[i])) {
+			snprintf(found, fsize, "%s", phrases[i]);
+			yes = true;
+		}
+	for (char *p = low; *p && !yes;) {
+		size_t n = 0;
+		while (p[n] && (isalnum((unsigned char)p[n]) || p[n] == '\'' || p[n] == '-' ||
+				p[n] == '_'))
+			n++;
+		if (n && in_list(list, p, n)) {
+			snprintf(found, fsize, "%.*s", (int)n, p);
+			yes = true;
+		}
+		p += n ? n : 1;
+	}
+	free(low);
+	return yes;
+}
+
+/* The subject without "subsys: part: " prefixes. */
+static const char *subject_words(const char *subject)
+{
+	const char *colon = strrchr(subject, ':');
+
+	return colon && colon[1] == ' ' ? colon + 2 : subject;
+}
+
+/* The body without the subject and the trailers (Signed-off-by: ...). */
+static char *body_text(const char *message)
+{
+	const char *p = strchr(message, '\n');
+	struct sbuf sb = SBUF_INIT;
+
+	for (p = p ? p + 1 : ""; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		const char *colon = memchr(p, ':', len);
+		bool trailer = colon && colon > p && colon - p < 24 && colon[1] == ' ';
+
+		for (const char *q = p; trailer && q < colon; q++)
+			trailer = isalnum((unsigned char)*q) || *q == '-';
+		if (!trailer) {
+			sbuf_add(&sb, p, len);
+			sbuf_adds(&sb, "\n");
+		}
+		p += len + (eol != NULL);
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+static bool has_trailer(const char *message, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = message; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncasecmp(p, name, n))
+			return true;
+	return false;
+}
+
+/* What the diff does, file by file. */
+struct diff_shape {
+	size_t files, docs, maintainers, documentation, defconfigs, new_files, deleted, renamed, top_makefile, staging;
+	size_t added, removed, lines;       /* lines: of the hunks, with context */
+	size_t id_lines;            /* added lines with a device id mark */
+	bool version_only;          /* the top Makefile's changed lines are version lines */
+};
+
+static bool doc_path(const char *path)
+{
+	static const char *const docs[] = {
+		"Documentation/", "MAINTAINERS", "CREDITS", "README", ".mailmap", NULL,
+	};
+	const char *base = strrchr(path, '/');
+
+	for (size_t i = 0; docs[i]; i++)
+		if (!strncmp(path, docs[i], strlen(docs[i])))
+			return true;
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitignore") || !strncmp(base, "README", 6);
+}
+
+static bool marks(const char *line, size_t len, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++) {
+		size_t l = strlen(list[i]);
+		for (size_t k = 0; k + l <= len; k++)
+			if (!memcmp(line + k, list[i], l))
+				return true;
+	}
+	return false;
+}
+
+static void shape_file(struct diff_shape *d, const char *path)
+{
+	d->files++;
+	d->docs += doc_path(path);
+	d->maintainers += !strcmp(path, "MAINTAINERS");
+	d->documentation += !strncmp(path, "Documentation/", 14);
+	d->defconfigs += strstr(path, "defconfig") != NULL;
+	d->top_makefile += !strcmp(path, "Makefile");
+	d->staging += !strncmp(path, "drivers/staging/", 16);
+}
+
+static void read_shape(struct diff_shape *d, const char *diff)
+{
+	bool in_makefile = false;
+
+	memset(d, 0, sizeof(*d));
+	d->version_only = true;
+	for (const char *p = diff; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (!strncmp(p, "diff --git a/", 13)) {
+			const char *sp = memchr(p + 13, ' ', len - 13);
+			char *path = xstrndup(p + 13, sp ? (size_t)(sp - p - 13) : len - 13);
+			shape_file(d, path);
+			in_makefile = !strcmp(path, "Makefile");
+			free(path);
+		} else if (!strncmp(p, "new file mode", 13)) {
+			d->new_files++;
+		} else if (!strncmp(p, "deleted file mode", 17)) {
+			d->deleted++;
+		} else if (!strncmp(p, "rename from ", 12)) {
+			d->renamed++;
+		} else if (*p == ' ') {
+			d->lines++;
+		} else if ((*p == '+' || *p == '-') && strncmp(p, "+++ ", 4) && strncmp(p, "--- ", 4)) {
+			d->lines++;
+			static const char *const version[] = {
+				"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION", "NAME", NULL,
+			};
+			bool vline = false;
+			for (size_t i = 0; version[i] && !vline; i++)
+				vline = !strncmp(p + 1, version[i], strlen(version[i]));
+			if (!in_makefile || !vline)
+				d->version_only = false;
+			if (*p == '+') {
+				d->added++;
+				d->id_lines += marks(p, len, device_id_marks);
+			} else {
+				d->removed++;
+			}
+		}
+		p += len + (eol != NULL);
+	}
+}
+
+static enum fix_shape shape_of(const struct diff_shape *d, unsigned nparents)
+{
+	if (nparents > 1)
+		return FIXSHAPE_MERGE;
+	if (!d->files)
+		return FIXSHAPE_EMPTY;
+	if (d->docs == d->files)
+		return FIXSHAPE_DOCS;
+	if (d->defconfigs == d->files)
+		return FIXSHAPE_DEFCONFIG;
+	if (d->top_makefile == d->files && d->version_only)
+		return FIXSHAPE_VERSION;
+	if (d->new_files == d->files)
+		return FIXSHAPE_NEW_FILES;
+	if (d->deleted == d->files)
+		return FIXSHAPE_REMOVAL;
+	if (d->renamed == d->files && !d->added && !d->removed)
+		return FIXSHAPE_RENAME;
+	if (d->staging == d->files)
+		return FIXSHAPE_STAGING;
+	/* Documentation/stable_kernel_rules.txt: "no bigger than 100 lines, with context" */
+	if (d->lines > 100)
+		return FIXSHAPE_LARGE;
+	return FIXSHAPE_CODE;
+}
+
+/* A subsystem's own mark for stable: KVM wrote "KVM-Stable-Tag" on a line. */
+static bool subsystem_stable_tag(const char *msg)
+{
+	for (const char *p = msg; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncasecmp(p, "KVM-Stable-Tag", 14))
+			return true;
+	return false;
+}
+
+/* How strongly a piece of message evidence says "fix", 0: not at all. */
+static unsigned word_rank(const struct evidence *e, bool released)
+{
+	/* a bare mention says "fix" only of released code */
+	if (e->kind == EV_MENTION)
+		return released ? 1 : 0;
+	/* Fixes:, a named culprit or a revert: of any commit, released first */
+	return (e->kind == EV_FIXES ? 3 : 2) + (released ? 2 : 0);
+}
+
+/* The commit's own word that it is a fix, and the commit it names. */
+static enum fix_word word_of(const char *msg, const struct evidence_list *ev,
+			     fix_released_fn *released, void *ctx, uint32_t *commit)
+{
+	unsigned best_rank = 0;
+	enum fix_word best = FIXWORD_NONE;
+
+	*commit = DAG_NONE;
+	if (ev->cc_stable)
+		return FIXWORD_CC_STABLE;
+	if (subsystem_stable_tag(msg))
+		return FIXWORD_STABLE_TAG;
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct evidence *e = &ev->v[i];
+		unsigned rank;
+
+		if (e->commit == DAG_NONE || e->kind == EV_BLAME || e->merge)
+			continue;
+		rank = word_rank(e, released(ctx, e->commit));
+		if (rank <= best_rank)
+			continue;
+		best_rank = rank;
+		best = e->kind == EV_FIXES ? FIXWORD_FIXES : e->kind == EV_MENTION ? FIXWORD_MENTION :
+		       e->phrase && !strncasecmp(e->phrase, "revert", 6) ? FIXWORD_REVERT :
+		       FIXWORD_NAMED;
+		*commit = e->commit;
+	}
+	return best;
+}
+
+static unsigned signals_of(const struct patch *p, const struct diff_shape *d, char *why,
+			   size_t wsize)
+{
+	const char *subject = p->subject ? p->subject : "";
+	const char *words = subject_words(subject);
+	char *body = body_text(p->message ? p->message : "");
+	char found[64];
+	unsigned s = 0;
+
+	*why = 0;
+	if (says(words, strlen(words), fix_words, fix_phrases, found, sizeof(found))) {
+		s |= FIXSIG_SUBJECT;
+		snprintf(why, wsize, "\"%s\" in the subject", found);
+	}
+	if (says(body, strlen(body), failure_words, failure_phrases, found, sizeof(found))) {
+		s |= FIXSIG_BODY;
+		if (!*why)
+			snprintf(why, wsize, "\"%s\" in the message", found);
+	}
+	if (has_trailer(p->message ? p->message : "", "Reported-by:") ||
+	    has_trailer(p->message ? p->message : "", "Bisected-by:"))
+		s |= FIXSIG_REPORTED;
+	if (marks(body, strlen(body), oops_marks))
+		s |= FIXSIG_OOPS;
+	/* a few added id lines, nothing much else */
+	if ((d->id_lines && d->added <= 40 && d->removed <= d->added && !d->new_files) ||
+	    (says(words, strlen(words), (const char *const[]){ "quirk*", "id", "ids", NULL },
+		  NULL, found, sizeof(found)) && d->added <= 40 && !d->new_files))
+		s |= FIXSIG_DEVICE_ID;
+	free(body);
+	return s;
+}
+
+static char *reason_not_fix(enum fix_shape shape, const struct diff_shape *d,
+			    const char *cleanup, const char *feature)
+{
+	switch (shape) {
+	case FIXSHAPE_MERGE:
+		return xstrdup("a merge");
+	case FIXSHAPE_EMPTY:
+		return xstrdup("changes no file");
+	case FIXSHAPE_DOCS:
+		return xstrdup(d->maintainers == d->files ? "changes only MAINTAINERS" :
+			       d->documentation == d->files ? "changes only Documentation/" :
+			       "changes only documentation, MAINTAINERS and the like");
+	case FIXSHAPE_DEFCONFIG:
+		return xstrdup("changes only defconfigs");
+	case FIXSHAPE_VERSION:
+		return xstrdup("a version bump (the top Makefile's version lines only)");
+	case FIXSHAPE_NEW_FILES:
+		return xstrdup("adds new files only (a new driver or feature)");
+	case FIXSHAPE_REMOVAL:
+		return xstrdup("deletes files only");
+	case FIXSHAPE_RENAME:
+		return xstrdup("renames files only");
+	case FIXSHAPE_STAGING:
+		return xstrdup("changes only staging drivers, without a word of a fix for stable");
+	case FIXSHAPE_LARGE:
+		return xstrfmt("no word of a fix, and %zu lines with context: over the stable "
+			       "rules' 100", d->lines);
+	case FIXSHAPE_CLEANUP:
+		return xstrfmt("a cleanup (\"%s\" in the subject)", cleanup);
+	case FIXSHAPE_FEATURE:
+		return xstrfmt("a feature or rework (\"%s\" in the subject, no sign of a fix)", feature);
+	case FIXSHAPE_CODE:
+		break;
+	}
+	return xstrdup("no sign of a fix (no Cc: stable, Fixes:, named culprit, fix words, "
+		       "report or oops)");
+}
+
+/* "\"fix\" in the subject, a Reported-by:, an oops quoted" */
+static char *reason_possible(unsigned signals, const char *why)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, why);
+	if (signals & FIXSIG_REPORTED)
+		sbuf_addf(&sb, "%sa Reported-by:", sb.len ? ", " : "");
+	if (signals & FIXSIG_OOPS)
+		sbuf_addf(&sb, "%san oops quoted", sb.len ? ", " : "");
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+static char *reason_word(enum fix_word w, const char *ref, bool released)
+{
+	const char *carried = released ? ", which released kernels carry" :
+			      " (in no release before the fix)";
+
+	switch (w) {
+	case FIXWORD_CC_STABLE:
+		return xstrdup("Cc: stable");
+	case FIXWORD_STABLE_TAG:
+		return xstrdup("KVM-Stable-Tag: the subsystem's mark for stable");
+	case FIXWORD_FIXES:
+		return xstrfmt("Fixes: %.12s%s", ref, carried);
+	case FIXWORD_NAMED:
+		return xstrfmt("names its culprit %.12s%s", ref, carried);
+	case FIXWORD_MENTION:
+		return xstrfmt("names commit %.12s%s", ref, carried);
+	case FIXWORD_REVERT:
+		return xstrfmt("reverts %.12s%s", ref, carried);
+	case FIXWORD_NONE:
+		break;
+	}
+	return xstrdup("");
+}
+
+/* The short sha the message gave for commit. */
+static const char *ref_of(const struct evidence_list *ev, uint32_t commit)
+{
+	for (size_t i = 0; i < ev->nr; i++)
+		if (ev->v[i].commit == commit && ev->v[i].kind != EV_BLAME)
+			return ev->v[i].ref;
+	return "?";
+}
+
+/*
+ * Does the word stand against the shape?  The developer's Cc: stable
+ * decides whatever the files; a Fixes:, a named culprit or a revert do
+ * not make a typo, a comment or MAINTAINERS a fix; a bare mention of
+ * released code is a word only beside a sign of a fix in code ("a rewrite
+ * of what commit X added" is no fix of X).
+ */
+static bool word_stands(const struct fix_verdict *v)
+{
+	switch (v->word) {
+	case FIXWORD_CC_STABLE:
+	case FIXWORD_STABLE_TAG:
+	case FIXWORD_NONE:
+		return true;
+	case FIXWORD_MENTION:
+		return v->shape == FIXSHAPE_CODE && (v->signals & ~FIXSIG_DEVICE_ID);
+	case FIXWORD_FIXES:
+	case FIXWORD_NAMED:
+	case FIXWORD_REVERT:
+		break;
+	}
+	return v->shape != FIXSHAPE_MERGE && v->shape != FIXSHAPE_EMPTY &&
+	       v->shape != FIXSHAPE_DOCS && v->shape != FIXSHAPE_DEFCONFIG &&
+	       v->shape != FIXSHAPE_VERSION && v->shape != FIXSHAPE_CLEANUP;
+}
+
+void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned nparents,
+		    const struct evidence_list *ev, fix_released_fn *released, void *ctx)
+{
+	const char *subject = p->subject ? p->subject : "";
+	const char *words = subject_words(subject);
+	struct diff_shape d;
+	char cleanup[64], feature[64], why[96];
+
+	memset(out, 0, sizeof(*out));
+	read_shape(&d, p->diff ? p->diff : "");
+	out->shape = shape_of(&d, nparents);
+	out->signals = signals_of(p, &d, why, sizeof(why));
+	/* "rename causes kernel Oops" is no cleanup */
+	if (out->shape == FIXSHAPE_CODE &&
+	    says(words, strlen(words), cleanup_words, cleanup_phrases, cleanup, sizeof(cleanup)) &&
+	    !says(words, strlen(words), failure_words, failure_phrases, feature, sizeof(feature)))
+		out->shape = FIXSHAPE_CLEANUP;
+	out->word_commit = DAG_NONE;
+	if (nparents < 2)
+		out->word = word_of(p->message ? p->message : "", ev, released, ctx,
+				    &out->word_commit);
+	if (!word_stands(out)) {
+		out->word = FIXWORD_NONE;
+		out->word_commit = DAG_NONE;
+	}
+	if (out->word != FIXWORD_NONE) {
+		out->cls = FIXCLASS_FIX;
+		out->reason = reason_word(out->word, ref_of(ev, out->word_commit),
+					  out->word_commit == DAG_NONE || released(ctx, out->word_commit));
+		return;
+	}
+	if (out->shape == FIXSHAPE_CODE && (out->signals & FIXSIG_DEVICE_ID)) {
+		out->cls = FIXCLASS_POSSIBLE;
+		out->reason = xstrdup("adds a device id or quirk");
+		return;
+	}
+	if (out->shape == FIXSHAPE_CODE && (out->signals & ~FIXSIG_DEVICE_ID)) {
+		out->cls = FIXCLASS_POSSIBLE;
+		out->reason = reason_possible(out->signals, why);
+		return;
+	}
+	if (out->shape == FIXSHAPE_CODE &&
+	    says(words, strlen(words), feature_words, NULL, feature, sizeof(feature)))
+		out->shape = FIXSHAPE_FEATURE;
+	out->cls = FIXCLASS_NOT_FIX;
+	out->reason = reason_not_fix(out->shape, &d, cleanup, feature);
+}
+
+bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_t fix_first)
+{
+	struct kver final;
+
+	if (first == UINT32_MAX)
+		return false;
+	final = t->v[first].ver;
+	final.rc = 0;
+	if (fix_first != UINT32_MAX)
+		return kver_cmp(&final, &t->v[fix_first].ver) < 0;
+	for (size_t i = 0; i < t->nreleases; i++)
+		if (!kver_cmp(&final, &t->v[t->releases[i]].ver))
+			return true;
+	return false;
+}
+
+void fix_verdict_free(struct fix_verdict *v)
+{
+	free(v->reason);
+	memset(v, 0, sizeof(*v));
+}
+
+const char *fixclass_key(enum fix_class cls)
+{
+	static const char *const keys[] = { "not-a-fix", "possible-fix", "fix" };
+	return keys[cls];
+}
+
+const char *fixword_key(enum fix_word word)
+{
+	static const char *const keys[] = {
+		NULL, "cc-stable", "stable-tag", "fixes", "named-culprit", "mention", "revert",
+	};
+	return keys[word];
+}
+
+const char *fixshape_key(enum fix_shape shape)
+{
+	static const char *const keys[] = {
+		"code", "merge", "empty", "documentation", "defconfig", "version-bump",
+		"new-files", "removal", "rename", "staging", "large", "cleanup", "feature",
+	};
+	return keys[shape];
+}
+
+const char *fixsig_key(unsigned bit)
+{
+	static const char *const keys[FIXSIG_COUNT] = {
+		"subject-fix-words", "failure-described", "reported-by", "oops-quoted",
+		"device-id",
+	};
+	for (unsigned i = 0; i < FIXSIG_COUNT; i++)
+		if (bit == 1u << i)
+			return keys[i];
+	return NULL;
+}
+
+void fixclass_json(struct json *j, const struct fix_verdict *v)
+{
+	json_kstr(j, "class", fixclass_key(v->cls));
+	json_kstr(j, "class_reason", v->reason);
+	json_kstr(j, "fix_word", fixword_key(v->word));
+	json_key(j, "signals");
+	json_arr_begin(j);
+	for (unsigned i = 0; i < FIXSIG_COUNT; i++)
+		if (v->signals & (1u << i))
+			json_str(j, fixsig_key(1u << i));
+	json_arr_end(j);
+	json_kstr(j, "shape", fixshape_key(v->shape));
+}
