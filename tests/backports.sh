@@ -186,7 +186,7 @@ expect_contains "$(row "${F[9]}")" "present since v2.6.30.4 as ${BF9:0:12} (patc
 expect_contains "$(row "${F[10]}")" "present since v2.6.30.4 as ${B10:0:12} (upstream line)" \
 	"audit 10: one commit carrying culprit and fix"
 # F1, F4, F7, F8: each fixes a culprit 2.6.30.y carries as a backport
-expect_contains "$(cat "$tmp/audit")" "needed and missing: 4 (4 fix a culprit 2.6.30.y took as a backport)" \
+expect_contains "$(cat "$tmp/audit")" "stable candidates (a fix by its own word, needed): 7; missing: 4 (4 fix a culprit 2.6.30.y took as a backport)" \
 	"audit: the summary counts them"
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 --json |
 	jq -r '.audit.summary["2.6.30"] | "\(.needed_missing) \(.needed_missing_backported_culprit)"')" "4 4" \

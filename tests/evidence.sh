@@ -143,9 +143,14 @@ expect_eq "$(jq -r "[$r.groups[] | .confidence] | join(\" \")" <<<"$j")" "likely
 expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"named\")] | length" <<<"$j")" 1 \
 	"--evidence blame: the message is still shown"
 # only the message: no blame verdict without it
-j=$(pv --json --triage --evidence message "$large")
+j=$(pv --json --triage --evidence message "$bogus")
 expect_eq "$(jq -r "$r.confidence + \" \" + $r.verdict" <<<"$j")" \
 	"none unknown: no introducing commit found" "--evidence message without a culprit: unknown"
+# a 10,000-line rewrite with no word of a fix: not a fix, whatever the evidence
+j=$(pv --json --triage --evidence message "$large")
+expect_eq "$(jq -r "$r.class + \": \" + $r.verdict" <<<"$j")" \
+	"not-a-fix: not a fix: no word of a fix, and 20006 lines with context: over the stable rules' 100" \
+	"a large rewrite without a word of a fix: not a fix"
 
 # a culprit named by its quoted subject, a prefix ending in "..."
 j=$(pv --json --triage "$quoted")

@@ -56,9 +56,10 @@ static int check_audit_options(size_t nrevs)
 		return error(EXIT_USAGE, "--audit needs --series X.Y[,X.Y...]");
 	if (nrevs || opt.verify_boot || opt.bisect_boot || opt.patch || opt.triage || opt.use_stdin)
 		return error(EXIT_USAGE, "--audit takes no revisions and no other mode");
-	if (opt.only && strcmp(opt.only, "missing") && strcmp(opt.only, "present") &&
-	    strcmp(opt.only, "unneeded"))
-		return error(EXIT_USAGE, "--only: '%s' is none of missing, present, unneeded", opt.only);
+	if (opt.only && strcmp(opt.only, "missing") && strcmp(opt.only, "possible") &&
+	    strcmp(opt.only, "present") && strcmp(opt.only, "unneeded"))
+		return error(EXIT_USAGE, "--only: '%s' is none of missing, possible, present, unneeded",
+			     opt.only);
 	return 0;
 }
 
@@ -201,7 +202,8 @@ static struct poptOption audit_options[] = {
 	{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
 	  "stable series (--audit, --bisect-boot)", "X.Y,..." },
 	{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
-	  "list only missing, present or unneeded commits", "WHICH" },
+	  "list only missing fixes, missing possible fixes, present or unneeded commits",
+	  "WHICH" },
 	POPT_TABLEEND
 };
 

@@ -87,6 +87,8 @@ static void text_verdicts(struct front *f, const struct triage *t)
 {
 	const struct triage_group *g = &t->groups[0];
 
+	printf("is it a fix:      %s: %s\n", t->fixv.cls == FIXCLASS_FIX ? "yes, by its own word" :
+	       t->fixv.cls == FIXCLASS_POSSIBLE ? "possibly" : "no", t->fixv.reason);
 	printf("verdict:          %s\n", g->verdict);
 	printf("                  [%s, from %s evidence%s]\n", confidence_name(g->conf),
 	       g->nintro ? evidence_kind_name(g->used) : "no",
@@ -522,6 +524,11 @@ static void print_triage_json(struct front *f, const struct triage *t)
 	struct json *j = &f->json;
 
 	json_commit(f, "fix", t->fix);
+	json_kstr(j, "class", triage_class_key(t->cls));
+	json_key(j, "fix_class");
+	json_obj_begin(j);
+	fixclass_json(j, &t->fixv);
+	json_obj_end(j);
 	json_evidence(f, t);
 	/* the headline group at the top level; every group under "groups" */
 	json_group(f, t, &t->groups[0]);

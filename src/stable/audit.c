@@ -15,6 +15,7 @@
 #include "patchver/stable/triage.h"
 #include "patchver/engine/backscan.h"
 #include "patchver/stable/backports.h"
+#include "patchver/stable/fixclass.h"
 #include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
 
@@ -58,7 +59,12 @@ struct cell {
 
 struct row {
 	uint32_t commit;
-	char mark;                  /* 'C' Cc: stable, 'F' Fixes:, 'I' names its culprit, '-' */
+	/*
+	 * 'C' Cc: stable, 'F' Fixes:, 'I' names (or reverts) released code:
+	 * fixes by their own word; 'p' a possible fix; '-' not a fix
+	 */
+	char mark;
+	struct fix_verdict fix;
 	char hint[32];
 	char *subject;
 	char *diff;
@@ -277,16 +283,23 @@ static bool found_in(const char *text, struct sbuf *block, size_t min)
 /*
  * Were the lines a commit changes already in vX.Y?  Per hunk, its whole
  * preimage, or else a run of the lines it removes, looked for in vX.Y's
- * file.  This is blame bounded at vX.Y: lines that predate it are
- * attributed to it.  'N' when some hunk's lines are there, 'n' when none
- * are (the code came later), '?' when it only adds files.
+ * file; a hunk that only adds lines (a device id, a quirk, a missing
+ * lock) changes no line, so the lines it is added between are looked for:
+ * a block of its context of two lines or more, else the function or table
+ * it adds to (the hunk header's text: a missing lock or quirk is missing
+ * from that function wherever it was).  This is blame bounded at
+ * vX.Y: lines that predate it are attributed to it.  'N' when some hunk's
+ * lines are there, 'n' when none are (the code came later), '?' when it
+ * only adds files.
  */
 static char preimage_in_base(struct audit *a, struct stable_series *s, const char *diff)
 {
 	const char *text = NULL;
-	struct sbuf pre = SBUF_INIT, run = SBUF_INIT;
+	struct sbuf pre = SBUF_INIT, run = SBUF_INIT, ctx = SBUF_INIT, anchors = SBUF_INIT;
+	struct sbuf where = SBUF_INIT;     /* the hunk header's function or table */
 	char verdict = '?';
-	bool in_hunk = false, hit = false;
+	bool in_hunk = false, hit = false, removes = false;
+	size_t ctx_lines = 0;
 
 	for (const char *p = diff; p;) {
 		const char *eol = strchr(p, '\n');
@@ -295,9 +308,23 @@ static char preimage_in_base(struct audit *a, struct stable_series *s, const cha
 
 		if (*p != '-' || !in_hunk)
 			hit = found_in(text, &run, 9) || hit;
+		/* a context block ends: kept (NUL-separated) if it may anchor */
+		if (*p != ' ' || !in_hunk) {
+			if (ctx_lines >= 2 && ctx.len >= 30)
+				sbuf_add(&anchors, ctx.buf, ctx.len + 1);
+			sbuf_reset(&ctx);
+			ctx_lines = 0;
+		}
 		if (ends_hunk && in_hunk) {
+			for (size_t k = 0; !removes && k < anchors.len && !hit;
+			     k += strlen(anchors.buf + k) + 1)
+				hit = text && strstr(text, anchors.buf + k);
+			if (!removes && where.len >= 12)
+				hit = (text && strstr(text, where.buf)) || hit;
+			sbuf_reset(&anchors);
+			sbuf_reset(&where);
 			hit = found_in(text, &pre, 1) || hit;
-			in_hunk = false;
+			in_hunk = removes = false;
 		}
 		if (!strncmp(p, "--- a/", 6)) {
 			char *path = xstrndup(p + 6, len - 6);
@@ -308,13 +335,26 @@ static char preimage_in_base(struct audit *a, struct stable_series *s, const cha
 		} else if (!strncmp(p, "diff ", 5)) {
 			text = NULL;
 		} else if (!strncmp(p, "@@", 2)) {
+			const char *h = memchr(p + 2, '@', len - 2);
 			in_hunk = true;
+			/* "@@ -a,b +c,d @@ static int f(void)": "static int f(" */
+			if (h && h + 3 < p + len && h[1] == '@' && h[2] == ' ') {
+				const char *paren = memchr(h + 3, '(', (size_t)(p + len - h - 3));
+				const char *brace = memchr(h + 3, '{', (size_t)(p + len - h - 3));
+				const char *end = paren ? paren + 1 : brace ? brace : p + len;
+				sbuf_add(&where, h + 3, (size_t)(end - h - 3));
+			}
 		} else if (in_hunk && (*p == ' ' || *p == '-')) {
 			sbuf_add(&pre, p + 1, len - 1);
 			sbuf_adds(&pre, "\n");
 			if (*p == '-') {
 				sbuf_add(&run, p + 1, len - 1);
 				sbuf_adds(&run, "\n");
+				removes = true;
+			} else {
+				sbuf_add(&ctx, p + 1, len - 1);
+				sbuf_adds(&ctx, "\n");
+				ctx_lines++;
 			}
 		}
 		if (!*p)
@@ -323,6 +363,9 @@ static char preimage_in_base(struct audit *a, struct stable_series *s, const cha
 	}
 	sbuf_free(&pre);
 	sbuf_free(&run);
+	sbuf_free(&ctx);
+	sbuf_free(&anchors);
+	sbuf_free(&where);
 	return hit ? 'N' : verdict;
 }
 
@@ -366,20 +409,20 @@ static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_
 }
 
 /*
- * Needed?  Only a fix can be: one marked Cc: stable, with a Fixes: trailer
- * or naming the commit that broke it ("introduced by <sha>").  Any change
- * to code the release has would otherwise count (6,606 of the 8,113
- * commits of v2.6.34..v2.6.35-rc1).  For a fix, the message's evidence
- * first (Fixes:, named culprits, commit mentions), else the preimage.
+ * Needed?  Only a fix can be, by its own word or possibly (fixclass.h):
+ * any change to code the release has would otherwise count (6,606 of the
+ * 8,113 commits of v2.6.34..v2.6.35-rc1).  For a fix, the message's
+ * evidence first (Fixes:, named culprits, commit mentions), else the
+ * preimage.
  */
 static void judge_needed(struct audit *a, struct stable_series *s, const struct triage *t,
 			 struct row *r, struct cell *cell)
 {
 	const struct tag_table *tt = &a->h->tags;
 
-	if (r->mark == '-') {
+	if (r->fix.cls == FIXCLASS_NOT_FIX) {
 		cell->needed = 'x';
-		cell->needed_why = xstrdup("no Cc: stable, Fixes: or named culprit");
+		cell->needed_why = xstrdup(r->fix.reason);
 		return;
 	}
 
@@ -497,6 +540,44 @@ static int collect(struct audit *a)
 	return 0;
 }
 
+struct released_ctx {
+	struct audit *a;
+	uint32_t fix_first;
+};
+
+/* Released before the fix, or carried by one of the audited series (fixclass.h). */
+static bool released(void *ctx, uint32_t commit)
+{
+	struct released_ctx *rc = ctx;
+	struct audit *a = rc->a;
+
+	if (fixclass_released_before(&a->h->tags, contain_first_release(&a->c, commit),
+				     rc->fix_first))
+		return true;
+	for (size_t k = 0; k < a->ns; k++)
+		if (a->s[k].by_upstream[commit] != DAG_NONE)
+			return true;
+	return false;
+}
+
+static char mark_of(const struct fix_verdict *v)
+{
+	switch (v->word) {
+	case FIXWORD_CC_STABLE:
+	case FIXWORD_STABLE_TAG:
+		return 'C';
+	case FIXWORD_FIXES:
+		return 'F';
+	case FIXWORD_NAMED:
+	case FIXWORD_MENTION:
+	case FIXWORD_REVERT:
+		return 'I';
+	case FIXWORD_NONE:
+		break;
+	}
+	return v->cls == FIXCLASS_POSSIBLE ? 'p' : '-';
+}
+
 static int read_rows(struct audit *a)
 {
 	bool tty = !a->o->json && isatty(2);
@@ -505,16 +586,12 @@ static int read_rows(struct audit *a)
 		struct row *r = &a->rows[i];
 		struct triage t;
 		int ret = triage_read(&t, a->h, r->commit);
+		struct released_ctx rc = { a, contain_first_release(&a->c, r->commit) };
 
 		if (ret)
 			return ret;
-		r->mark = t.ev.cc_stable ? 'C' : '-';
-		for (size_t k = 0; k < t.ev.nr && r->mark == '-'; k++)
-			if (t.ev.v[k].kind == EV_FIXES)
-				r->mark = 'F';
-		for (size_t k = 0; k < t.ev.nr && r->mark == '-'; k++)
-			if (t.ev.v[k].kind == EV_NAMED && t.ev.v[k].commit != DAG_NONE)
-				r->mark = 'I';
+		fixclass_judge(&r->fix, &t.fixp, 1, &t.ev, released, &rc);
+		r->mark = mark_of(&r->fix);
 		snprintf(r->hint, sizeof(r->hint), "%s", t.ev.cc_hint);
 		r->subject = history_subject(a->h, r->commit);
 		r->diff = xstrdup(t.fixp.diff);
@@ -554,7 +631,9 @@ static bool wanted(const struct audit *a, const struct row *r)
 		return true;
 	for (size_t k = 0; k < a->ns; k++) {
 		const struct cell *c = &r->cells[k];
-		if ((!strcmp(only, "missing") && c->needed == 'N' && c->present == DAG_NONE) ||
+		bool missing = c->needed == 'N' && c->present == DAG_NONE;
+		if ((!strcmp(only, "missing") && missing && r->fix.cls == FIXCLASS_FIX) ||
+		    (!strcmp(only, "possible") && missing && r->fix.cls == FIXCLASS_POSSIBLE) ||
 		    (!strcmp(only, "present") && c->present != DAG_NONE) ||
 		    (!strcmp(only, "unneeded") && c->needed != 'N' && c->present == DAG_NONE))
 			return true;
@@ -593,9 +672,14 @@ static void print_row(const struct audit *a, const struct row *r)
 	}
 }
 
+/* A series' column of the audit, counted by class (fixclass.h). */
 struct counts {
-	size_t marked, fixes, missing, present, by_line, unneeded, unknown, not_fix;
-	size_t missing_backported_culprit;  /* of missing: the series took the culprit */
+	size_t marked;              /* Cc: stable */
+	size_t by_word, possible, not_fix;  /* the classes */
+	size_t candidates, missing, missing_backported_culprit;  /* by word, needed */
+	size_t possible_needed, possible_missing;
+	size_t unneeded_fix, unneeded_possible, unknown;
+	size_t present, by_line, present_not_fix;
 };
 
 static void count(const struct audit *a, size_t k, struct counts *n)
@@ -604,22 +688,59 @@ static void count(const struct audit *a, size_t k, struct counts *n)
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct row *r = &a->rows[i];
 		const struct cell *c = &r->cells[k];
+		bool fix = r->fix.cls == FIXCLASS_FIX, missing = c->present == DAG_NONE;
+
 		n->marked += r->mark == 'C';
-		n->fixes += r->mark != '-';
-		if (c->present != DAG_NONE) {
+		n->by_word += fix;
+		n->possible += r->fix.cls == FIXCLASS_POSSIBLE;
+		n->not_fix += r->fix.cls == FIXCLASS_NOT_FIX;
+		if (!missing) {
 			n->present++;
 			n->by_line += !strcmp(c->present_how, "upstream line");
+			n->present_not_fix += r->fix.cls == FIXCLASS_NOT_FIX;
+		}
+		if (c->needed == 'N' && fix) {
+			n->candidates++;
+			n->missing += missing;
+			n->missing_backported_culprit += missing && c->via_backport;
 		} else if (c->needed == 'N') {
-			n->missing++;
-			n->missing_backported_culprit += c->via_backport;
+			n->possible_needed++;
+			n->possible_missing += missing;
 		} else if (c->needed == 'n') {
-			n->unneeded++;
-		} else if (c->needed == 'x') {
-			n->not_fix++;
-		} else {
+			*(fix ? &n->unneeded_fix : &n->unneeded_possible) += 1;
+		} else if (c->needed == '?') {
 			n->unknown++;
 		}
 	}
+}
+
+static void print_summary(const struct audit *a, size_t k)
+{
+	const struct stable_series *s = &a->s[k];
+	struct counts n;
+
+	count(a, k, &n);
+	printf("\nsummary for %s: %zu commits: %zu fixes by their own word (%zu Cc: stable), "
+	       "%zu possible fixes, %zu not fixes\n", s->name, a->nrows, n.by_word, n.marked,
+	       n.possible, n.not_fix);
+	printf("  stable candidates (a fix by its own word, needed): %zu; missing: %zu "
+	       "(%zu fix a culprit %s.y took as a backport)\n", n.candidates, n.missing,
+	       n.missing_backported_culprit, s->name);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct row *r = &a->rows[i];
+		const struct cell *c = &r->cells[k];
+		if (c->needed != 'N' || c->present != DAG_NONE || r->fix.cls != FIXCLASS_FIX)
+			continue;
+		printf("    [%c] %.12s %s%s\n", r->mark,
+		       git_oid_tostr_s(&a->h->dag.oids[r->commit]), r->subject,
+		       c->applies == 1 ? "" : " (does not apply)");
+	}
+	printf("  possible candidates (looks like a fix, needed): %zu; missing: %zu "
+	       "(--only possible lists them)\n", n.possible_needed, n.possible_missing);
+	printf("  not needed (the code came after %s): %zu fixes, %zu possible; unknown: %zu\n",
+	       a->h->tags.v[s->base_tag].shortname, n.unneeded_fix, n.unneeded_possible, n.unknown);
+	printf("  present: %zu (%zu by upstream line, %zu by patch-id only; %zu of them not a fix)\n",
+	       n.present, n.by_line, n.present - n.by_line, n.present_not_fix);
 }
 
 static void print_text(const struct audit *a)
@@ -628,35 +749,14 @@ static void print_text(const struct audit *a)
 	for (size_t k = 0; k < a->ns; k++)
 		printf("series %s: %s .. %s\n", a->s[k].name, a->h->tags.v[a->s[k].base_tag].shortname,
 		       a->s[k].tip_name);
-	printf("flags: C Cc: stable, F Fixes: only, I names its culprit only; per series: N needed,"
-	       " n not needed, ? unknown, x not a fix; P present, - missing; + applies to the tip,"
-	       " x does not\n\n");
+	printf("flags: a fix by its own word: C Cc: stable, F Fixes:, I names released code;"
+	       " p possibly a fix; - not a fix; per series: N needed, n not needed, ? unknown,"
+	       " x not a fix; P present, - missing; + applies to the tip, x does not\n\n");
 	for (size_t i = 0; i < a->nrows; i++)
 		if (wanted(a, &a->rows[i]))
 			print_row(a, &a->rows[i]);
-	for (size_t k = 0; k < a->ns; k++) {
-		struct counts n;
-		count(a, k, &n);
-		printf("\nsummary for %s: %zu fixes (%zu marked Cc: stable) among %zu commits:\n",
-		       a->s[k].name, n.fixes, n.marked, a->nrows);
-		printf("  needed and missing: %zu (%zu fix a culprit %s.y took as a backport)\n",
-		       n.missing, n.missing_backported_culprit, a->s[k].name);
-		for (size_t i = 0; i < a->nrows; i++) {
-			const struct row *r = &a->rows[i];
-			const struct cell *c = &r->cells[k];
-			if (c->needed != 'N' || c->present != DAG_NONE || r->mark == '-')
-				continue;
-			printf("    [%c] %.12s %s%s\n", r->mark,
-			       git_oid_tostr_s(&a->h->dag.oids[r->commit]), r->subject,
-			       c->applies == 1 ? "" : " (does not apply)");
-		}
-		printf("  present: %zu (%zu by upstream line, %zu by patch-id only)\n", n.present,
-		       n.by_line, n.present - n.by_line);
-		printf("  not needed (the code came after %s): %zu; unknown: %zu\n",
-		       a->h->tags.v[a->s[k].base_tag].shortname, n.unneeded, n.unknown);
-		printf("  not a fix (no Cc: stable, Fixes: or named culprit), not present: %zu\n",
-		       n.not_fix);
-	}
+	for (size_t k = 0; k < a->ns; k++)
+		print_summary(a, k);
 }
 
 static void print_json(const struct audit *a)
@@ -690,8 +790,9 @@ static void print_json(const struct audit *a)
 		json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[r->commit]));
 		json_kstr(&j, "subject", r->subject);
 		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" :
-			  r->mark == 'I' ? "named-culprit" : NULL);
+			  r->mark == 'I' ? "named-culprit" : r->mark == 'p' ? "possible" : NULL);
 		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
+		fixclass_json(&j, &r->fix);
 		json_key(&j, "series");
 		json_obj_begin(&j);
 		for (size_t k = 0; k < a->ns; k++) {
@@ -731,15 +832,21 @@ static void print_json(const struct audit *a)
 		json_obj_begin(&j);
 		json_kint(&j, "commits", (int64_t)a->nrows);
 		json_kint(&j, "marked_cc_stable", (int64_t)n.marked);
+		json_kint(&j, "fixes", (int64_t)n.by_word);
+		json_kint(&j, "possible_fixes", (int64_t)n.possible);
+		json_kint(&j, "not_a_fix", (int64_t)n.not_fix);
+		json_kint(&j, "candidates", (int64_t)n.candidates);
 		json_kint(&j, "needed_missing", (int64_t)n.missing);
 		json_kint(&j, "needed_missing_backported_culprit",
 			  (int64_t)n.missing_backported_culprit);
+		json_kint(&j, "possible_candidates", (int64_t)n.possible_needed);
+		json_kint(&j, "possible_missing", (int64_t)n.possible_missing);
+		json_kint(&j, "not_needed", (int64_t)(n.unneeded_fix + n.unneeded_possible));
+		json_kint(&j, "not_needed_possible", (int64_t)n.unneeded_possible);
+		json_kint(&j, "unknown", (int64_t)n.unknown);
 		json_kint(&j, "present", (int64_t)n.present);
 		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
-		json_kint(&j, "not_needed", (int64_t)n.unneeded);
-		json_kint(&j, "fixes", (int64_t)n.fixes);
-		json_kint(&j, "not_a_fix", (int64_t)n.not_fix);
-		json_kint(&j, "unknown", (int64_t)n.unknown);
+		json_kint(&j, "present_not_a_fix", (int64_t)n.present_not_fix);
 		json_obj_end(&j);
 	}
 	json_obj_end(&j);
@@ -759,6 +866,7 @@ static void free_audit(struct audit *a)
 		free(r->cells);
 		free(r->subject);
 		free(r->diff);
+		fix_verdict_free(&r->fix);
 	}
 	free(a->rows);
 	for (size_t k = 0; k < a->ns; k++) {

@@ -411,6 +411,35 @@ static uint32_t first_stable_backport(const struct triage *t, struct history *h,
 	return best;
 }
 
+struct released_ctx {
+	const struct triage *t;
+	const struct history *h;
+	struct contain *c;
+};
+
+/* Released before the fix, or carried by a stable series as a backport. */
+static bool released(void *ctx, uint32_t commit)
+{
+	struct released_ctx *rc = ctx;
+	size_t n = 0;
+
+	if (fixclass_released_before(&rc->h->tags, contain_first_release(rc->c, commit),
+				     rc->t->fix_first))
+		return true;
+	backport_map_of(&rc->t->stable, commit, &n);
+	return n > 0;
+}
+
+/* Is it a fix?  Read after the backport map, which a culprit's word may need. */
+static void classify(struct triage *t, struct history *h, struct contain *c)
+{
+	struct released_ctx rc = { t, h, c };
+	uint32_t np;
+
+	dag_parents(&h->dag, t->fix, &np);
+	fixclass_judge(&t->fixv, &t->fixp, np, &t->ev, released, &rc);
+}
+
 int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail, enum evidence_mode mode)
 {
@@ -444,6 +473,7 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 		find_affected(&t->groups[i], t, h, c, fixed);
 	free(fixed);
 	apply_check(t, h, c);
+	classify(t, h, c);
 	triage_verdict(t, h);
 	return 0;
 }
@@ -466,6 +496,7 @@ void triage_free(struct triage *t)
 {
 	patch_free(&t->fixp);
 	evidence_list_free(&t->ev);
+	fix_verdict_free(&t->fixv);
 	blame_result_free(&t->blame);
 	free(t->backports);
 	free(t->intro_extra);

@@ -89,8 +89,8 @@ static void series_list(struct sbuf *sb, const struct history *h,
 		sbuf_addf(sb, " (%zu series)", n);
 }
 
-static void stable_candidate(const struct triage_group *g, const struct history *h,
-			     struct sbuf *sb)
+static void stable_candidate(const struct triage *t, const struct triage_group *g,
+			     const struct history *h, struct sbuf *sb)
 {
 	const struct series **aff = xcalloc(g->nseries + 1, sizeof(*aff));
 	const struct series **missing = xcalloc(g->nseries + 1, sizeof(*missing));
@@ -107,7 +107,8 @@ static void stable_candidate(const struct triage_group *g, const struct history 
 		else if (s->maintained)
 			missing[nmissing++] = s;
 	}
-	sbuf_adds(sb, "stable candidate: affects ");
+	sbuf_adds(sb, t->fixv.cls == FIXCLASS_FIX ? "stable candidate: affects " :
+		  "possible stable candidate: affects ");
 	series_list(sb, h, aff, naff, true);
 	/* the backport that brought the bug where the series' base did not have it */
 	for (size_t i = 0; i < naff; i++) {
@@ -140,6 +141,20 @@ static bool final_affected(const struct triage_group *g, const struct history *h
 	return false;
 }
 
+/*
+ * Not a fix: why, and where the code it changes is, for the record (the
+ * releases are reported all the same).
+ */
+static void not_a_fix(const struct triage *t, const struct triage_group *g,
+		      const struct history *h, struct sbuf *sb)
+{
+	uint32_t bad = first_bad(g, h);
+
+	sbuf_addf(sb, "not a fix: %s", t->fixv.reason);
+	if (bad != NONE)
+		sbuf_addf(sb, "; the lines it changes came in %s", tag_name(h, bad));
+}
+
 /* The group's verdict; true if released kernels are affected. */
 static bool group_verdict(const struct triage *t, struct triage_group *g,
 			  const struct history *h)
@@ -147,6 +162,11 @@ static bool group_verdict(const struct triage *t, struct triage_group *g,
 	struct sbuf sb = SBUF_INIT;
 	bool stable = g->nintro && final_affected(g, h);
 
+	if (t->fixv.cls == FIXCLASS_NOT_FIX) {
+		not_a_fix(t, g, h, &sb);
+		g->verdict = sb.buf;
+		return stable;
+	}
 	if (g->conf == CONF_UNCERTAIN && g->oldest != NONE)
 		sbuf_addf(&sb, "uncertain: the lines it changes were last changed in "
 			  "commits from %s to %s; on the likeliest introducers: ",
@@ -154,11 +174,32 @@ static bool group_verdict(const struct triage *t, struct triage_group *g,
 	if (!g->nintro)
 		sbuf_adds(&sb, "unknown: no introducing commit found");
 	else if (stable)
-		stable_candidate(g, h, &sb);
+		stable_candidate(t, g, h, &sb);
 	else
 		not_for_stable(t, g, h, &sb);
 	g->verdict = sb.buf;
 	return stable;
+}
+
+const char *triage_class_key(enum triage_class cls)
+{
+	static const char *const keys[] = {
+		"stable-candidate", "possible-stable-candidate", "not-for-stable", "not-a-fix",
+		"unknown",
+	};
+	return keys[cls];
+}
+
+/* The headline part decides the class of a fix with several. */
+static enum triage_class class_of(const struct triage *t, bool stable, bool known)
+{
+	if (t->fixv.cls == FIXCLASS_NOT_FIX)
+		return TRIAGE_NOT_A_FIX;
+	if (!known)
+		return TRIAGE_UNKNOWN;
+	if (!stable)
+		return TRIAGE_NOT_FOR_STABLE;
+	return t->fixv.cls == FIXCLASS_FIX ? TRIAGE_CANDIDATE : TRIAGE_POSSIBLE;
 }
 
 const char *confidence_name(enum confidence conf)
@@ -178,6 +219,7 @@ void triage_verdict(struct triage *t, const struct history *h)
 		if (!i)
 			stable = s;
 	}
+	t->cls = class_of(t, stable, known);
 	if (ev->cc_stable && known && !stable && t->groups[0].conf == CONF_UNCERTAIN &&
 	    t->groups[0].oldest != NONE)
 		/* too weak to tell the developer's Cc: stable it was wrong */
@@ -189,8 +231,10 @@ void triage_verdict(struct triage *t, const struct history *h)
 	else if (ev->cc_stable && stable)
 		sbuf_addf(&cc, "Cc: stable is right%s%s", *ev->cc_hint ? " (hint: " : "",
 			  *ev->cc_hint ? ev->cc_hint : "");
-	else if (!ev->cc_stable && stable)
+	else if (t->cls == TRIAGE_POSSIBLE)
 		sbuf_adds(&cc, "no Cc: stable tag, yet released kernels have the bug");
+	else if (!ev->cc_stable && t->cls == TRIAGE_CANDIDATE)
+		sbuf_addf(&cc, "no Cc: stable tag; its own word: %s", t->fixv.reason);
 	if (ev->cc_stable && stable && *ev->cc_hint)
 		sbuf_adds(&cc, ")");
 	/*

@@ -16,7 +16,7 @@ struct audit_opts {
 	bool json;
 	const char *range;          /* A..B */
 	const char *series;         /* "2.6.34" or "2.6.34,2.6.33" */
-	const char *only;           /* NULL, "missing", "present", "unneeded" */
+	const char *only;           /* NULL, "missing", "possible", "present", "unneeded" */
 };
 
 /* 0, or an EXIT_* code. */

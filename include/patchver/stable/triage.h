@@ -8,6 +8,7 @@
 #include "patchver/stable/backports.h"
 #include "patchver/stable/blame.h"
 #include "patchver/stable/evidence.h"
+#include "patchver/stable/fixclass.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
 #include "patchver/stable/patch.h"
@@ -35,6 +36,20 @@
  * removes or extends for its age (origin.c's likelihood()).
  */
 enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN };
+
+/*
+ * The answer, from "is it a fix?" (fixclass.h) and the headline part's
+ * releases: a fix by its own word with released kernels affected is a
+ * stable candidate, one that only looks like a fix a possible candidate;
+ * a fix no released kernel needs is not for stable.
+ */
+enum triage_class {
+	TRIAGE_CANDIDATE,
+	TRIAGE_POSSIBLE,
+	TRIAGE_NOT_FOR_STABLE,
+	TRIAGE_NOT_A_FIX,
+	TRIAGE_UNKNOWN,             /* a fix, but no introducing commit found */
+};
 
 struct release_fit {
 	uint32_t tag;               /* an affected release */
@@ -98,6 +113,7 @@ struct triage {
 	struct patch fixp;
 	uint32_t fix_first;                 /* first release of the fix */
 	struct evidence_list ev;
+	struct fix_verdict fixv;            /* is it a fix? (fixclass.h) */
 	struct blame_result blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
@@ -112,6 +128,7 @@ struct triage {
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;
+	enum triage_class cls;
 	char *cc_note;                      /* the Cc: stable tag against the verdict */
 	unsigned blame_lines;
 };
@@ -134,6 +151,9 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix);
 
 /* Each group's verdict and the note on the fix's Cc: stable tag (verdict.c). */
 void triage_verdict(struct triage *t, const struct history *h);
+
+/* "stable-candidate", "possible-stable-candidate", "not-for-stable", ... */
+const char *triage_class_key(enum triage_class cls);
 
 /* "certain", "likely", "uncertain", "none" */
 const char *confidence_name(enum confidence conf);
