@@ -35,8 +35,8 @@ static const char *const fix_phrases[] = {
 static const char *const cleanup_words[] = {
 	"cleanup*", "checkpatch", "whitespace", "typo*", "spelling", "kerneldoc",
 	"kernel-doc", "comment", "comments", "indent*", "coding", "style", "trivial",
-	"sparse", "unused", "cosmetic*", "tidy", "rename*", "warning", "warnings", "printk*",
-	"debug*", NULL,
+	"sparse", "unused", "cosmetic*", "tidy", "rename*", "warning", "warnings", "printk",
+	"printks", "debug", NULL,
 };
 static const char *const cleanup_phrases[] = {
 	"clean up", "clean-up", "coding style", "section mismatch", NULL,
@@ -52,7 +52,7 @@ static const char *const feature_words[] = {
 static const char *const failure_words[] = {
 	"crash*", "oops*", "panic*", "hang", "hangs", "hung", "lockup*", "deadlock*",
 	"leak*", "corrupt*", "regression*", "broken", "breaks", "fails", "failed",
-	"failure*", "bug", "bugs", "race", "races", "racy", "problem*", NULL,
+	"failure*", "bug", "bugs", "race", "races", "racy", "problem*", "lockdep", NULL,
 };
 static const char *const failure_phrases[] = {
 	"didn't work", "doesn't work", "does not work", "did not work", NULL,
