@@ -35,24 +35,6 @@ static int entry(gzFile gz, unsigned *ino, const char *name, unsigned mode, unsi
 	return 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t alloc = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	do {
-		buf = xgrow(buf, &alloc, *len + 65536, 1);
-		n = fread(buf + *len, 1, 65536, f);
-		*len += n;
-	} while (n > 0);
-	fclose(f);
-	return buf;
-}
-
 /* Note dir as written; false if it was already. */
 static bool new_dir(char ***dirs, size_t *ndirs, const char *dir, size_t len)
 {
@@ -78,7 +60,7 @@ static int write_entry(gzFile gz, unsigned *ino, const struct initramfs_entry *e
 		       char ***dirs, size_t *ndirs)
 {
 	size_t len = e->size;
-	char *data = e->src ? slurp(e->src, &len) : NULL;
+	char *data = e->src ? file_read(e->src, &len) : NULL;
 	int ret;
 
 	if (e->src && !data)

@@ -129,22 +129,6 @@ char *kconfig_merge(const struct kconfig_request *r, const char *guest, const ch
 	return path;
 }
 
-static char *slurp_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	struct sbuf sb = SBUF_INIT;
-	char buf[4096];
-	size_t k;
-
-	if (!f)
-		return NULL;
-	while ((k = fread(buf, 1, sizeof(buf), f)) > 0)
-		sbuf_add(&sb, buf, k);
-	fclose(f);
-	sbuf_str(&sb);
-	return sb.buf;
-}
-
 /* Does text hold this exact line? */
 static bool has_line(const char *text, const char *line)
 {
@@ -175,11 +159,12 @@ static bool stuck(const char *config, const char *line)
 
 char **kconfig_unstuck(const char *merged, const char *dotconfig)
 {
-	char *text = slurp_text(merged), *config = slurp_text(dotconfig);
+	char *text = file_read(merged, NULL), *config = file_read(dotconfig, NULL);
 	char **list = NULL, *save = NULL, *mark;
 	size_t n = 0;
 
-	if (!text || !config || !(mark = strstr(text, REQUESTS_MARK)))
+	/* an empty .config, as a missing one, says nothing of what stuck */
+	if (!text || !config || !*config || !(mark = strstr(text, REQUESTS_MARK)))
 		goto out;
 	for (char *line = strtok_r(mark + strlen(REQUESTS_MARK), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -198,7 +183,7 @@ out:
 
 bool kconfig_enabled(const char *dotconfig, const char *option)
 {
-	char *config = slurp_text(dotconfig), *line = xstrfmt("%s=y", option);
+	char *config = file_read(dotconfig, NULL), *line = xstrfmt("%s=y", option);
 	bool yes = config && has_line(config, line);
 
 	free(config);

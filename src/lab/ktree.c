@@ -409,26 +409,21 @@ void ktree_free(struct ktree *k)
 
 int ktree_diff_file(git_diff **out, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	struct sbuf sb = SBUF_INIT;
-	char buf[65536];
-	size_t n;
+	size_t len;
+	char *text = file_read(path, &len);
 	int ret = 0;
 
 	*out = NULL;
-	if (!f)
+	if (!text)
 		return error(EXIT_INPUT, "cannot read patch '%s': %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sbuf_add(&sb, buf, n);
-	fclose(f);
-	if (git_diff_from_buffer(out, sbuf_str(&sb), sb.len) < 0 || !git_diff_num_deltas(*out))
+	if (git_diff_from_buffer(out, text, len) < 0 || !git_diff_num_deltas(*out))
 		ret = error(EXIT_INPUT, "'%s' is not a patch: %s", path,
 			    *out ? "no file changes in it" : git_errmsg());
 	if (ret) {
 		git_diff_free(*out);
 		*out = NULL;
 	}
-	sbuf_free(&sb);
+	free(text);
 	return ret;
 }
 

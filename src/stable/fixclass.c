@@ -468,7 +468,7 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 	const char *subject = p->subject ? p->subject : "";
 	const char *words = subject_words(subject);
 	struct diff_shape d;
-	char cleanup[64], feature[64], why[96];
+	char cleanup[64], feature[64], failure[64], why[96];
 
 	memset(out, 0, sizeof(*out));
 	read_shape(&d, p->diff ? p->diff : "");
@@ -477,7 +477,7 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 	/* "rename causes kernel Oops" is no cleanup */
 	if (out->shape == FIXSHAPE_CODE &&
 	    says(words, strlen(words), cleanup_words, cleanup_phrases, cleanup, sizeof(cleanup)) &&
-	    !says(words, strlen(words), failure_words, failure_phrases, feature, sizeof(feature)))
+	    !says(words, strlen(words), failure_words, failure_phrases, failure, sizeof(failure)))
 		out->shape = FIXSHAPE_CLEANUP;
 	out->word_commit = DAG_NONE;
 	if (nparents < 2)
