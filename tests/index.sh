@@ -169,6 +169,53 @@ expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$ol
 "$PATCHVER" -C "$repo" --index > /dev/null 2>&1
 expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" "$git_first_name" \
 	"quick path: the old commit"
+# packed-refs known to the index: after git pack-refs, the next full run
+# writes the digest of packed-refs' tag lines (and which tags are loose) into
+# the index, and quick queries check that digest instead of parsing the tag
+# lines.  What changes the tags must still make them decline.
+# (with a commit-graph: without one, clock skew makes some names decline)
+git -C "$repo" commit-graph write --reachable 2>/dev/null
+git -C "$repo" pack-refs --all
+expect_eq "$(stat_of "$repo" refs_known) $(stat_of "$repo" state)" "true fresh" \
+	"a full run restamps a fresh index with the packed tags"
+expect_eq "$(ls "$repo"/refs/tags | wc -l)" 0 "every tag packed"
+for c in $(head -6 "$tmp/sample"); do
+	for m in --name-rev --tags-containing ""; do
+		expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" $m "$c" 2>&1)" \
+			"$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$c" 2>&1)" \
+			"packed tags known: quick ${m:-report} $c"
+	done
+done
+# a packed ref outside refs/tags leaves the tag lines alone: still known, and
+# it makes the tag's short name tags/X, as git says
+git -C "$repo" update-ref "refs/${tagc% *}" "${tagc#* }"
+git -C "$repo" pack-refs --all
+grep -q " refs/${tagc% *}\$" "$repo/packed-refs" && pass || fail "refs/X is packed"
+for c in $(head -20 "$tmp/sample"); do
+	printf '%s ' "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$c" 2>&1)"
+done > "$tmp/pv-k"
+for c in $(head -20 "$tmp/sample"); do printf '%s ' "$(git -C "$repo" name-rev --tags --name-only "$c")"; done > "$tmp/git-k"
+expect_files_same "$tmp/git-k" "$tmp/pv-k" "packed tags known, refs/X packed: quick names as git"
+expect_contains "$(cat "$tmp/pv-k")" "tags/${tagc% *}" "packed refs/X: a tags/X name"
+git -C "$repo" update-ref -d "refs/${tagc% *}"
+# a new loose tag, the same tag moved as a loose ref, then packed: declined
+git -C "$repo" tag zz-new "$old_commit"
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \
+	"declined: tags changed" "packed tags known: a new loose tag"
+git -C "$repo" tag -d zz-new > /dev/null
+git -C "$repo" tag -f "${tagc% *}" "$old_commit" > /dev/null 2>&1
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \
+	"declined: tags changed" "packed tags known: a packed tag moved by a loose ref"
+git -C "$repo" pack-refs --all
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \
+	"declined: tags changed" "packed tags known: a packed tag line changed"
+git -C "$repo" update-ref "refs/tags/${tagc% *}" "${tagc#* }"
+git -C "$repo" pack-refs --all
+expect_eq "$(stat_of "$repo" refs_known)" true "the tag back, packed: known again"
+expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" "$git_first_name" \
+	"packed tags known: the old commit"
+rm -f "$repo/objects/info/commit-graph"
+
 # revs as users type them: abbreviated ids and tag~N^M, answered as the normal path answers
 tag1=$(git -C "$repo" tag --contains "$old_commit" | head -1)
 # (without a commit-graph here: below clock skew it declines, as for full ids)

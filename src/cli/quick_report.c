@@ -43,6 +43,10 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 	{
 		size_t ntags;
 		uint32_t *tags = quick_containing(q, a->rev.commit, &ntags);
+		if (!tags) {
+			free(msg);
+			return false;
+		}
 		answer_set_releases(r->tags, tags, ntags, a);
 	}
 	ok = true;

@@ -280,6 +280,7 @@ int report_index(const struct history *h, bool json)
 		json_kint(&j, "backports", ix->nbackports);
 		json_kint(&j, "backport_notes", ix->nbpnotes);
 		json_kint(&j, "stable_reverts", ix->nbpreverts);
+		json_kbool(&j, "refs_known", h->ix_refs_known);
 		json_obj_end(&j);
 		putchar('\n');
 		return 0;
@@ -294,5 +295,8 @@ int report_index(const struct history *h, bool json)
 	printf("  computed:  %.3f s\n", (double)ix->build_msec / 1000);
 	printf("  backports: %u (odd upstream lines: %u; stable reverts: %u)\n", ix->nbackports,
 	       ix->nbpnotes, ix->nbpreverts);
+	printf("  tag refs:  %s\n", h->ix_refs_known ?
+	       "known (quick queries check packed-refs' tag lines by their digest)" :
+	       "not known (quick queries parse packed-refs whole)");
 	return 0;
 }

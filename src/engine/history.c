@@ -143,6 +143,31 @@ static enum tag_change compare_tags(const struct tag_table *t, const struct reli
 	return t->nr == ix->ntags ? TAGS_SAME : TAGS_GROWN;
 }
 
+/*
+ * Same tags, but read from other files (packed since, say): the index
+ * takes the new facts, or every quick query would parse packed-refs.
+ */
+static void restamp(struct history *h)
+{
+	const struct tag_table *t = &h->tags;
+	bool *loose, differ = t->tag_digest != h->ix.tag_digest;
+
+	if (!t->tag_digest)
+		return;         /* read through libgit2: nothing to say */
+	loose = xmalloc(t->nr + 1);
+	for (size_t i = 0; i < t->nr; i++) {
+		loose[i] = t->v[i].loose;
+		differ |= loose[i] != h->ix.tags[i].loose;
+	}
+	h->ix_refs_known = !differ;
+	if (differ && relindex_restamp_tags(&h->ix, loose, t->tag_digest, h->ix_path) == 0)
+		h->ix_refs_known = true;
+	else if (differ)
+		fprintf(stderr, "patchver: warning: cannot save the release index %s: %s\n",
+			h->ix_path, strerror(errno));
+	free(loose);
+}
+
 /* Answer from a fresh index: the tags peeled and the DAG, as it wrote them. */
 static void attach(struct history *h, const char *glob)
 {
@@ -186,6 +211,7 @@ static void build_index(struct history *h, const char *ident, const char *glob,
 	else
 		fprintf(stderr, "patchver: warning: cannot save the release index %s: %s "
 			"(the next run computes it again)\n", h->ix_path, strerror(errno));
+	h->ix_refs_known = h->ix_saved && h->ix.tag_digest;
 	free(dir);
 }
 
@@ -202,6 +228,7 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 	if (st == RELINDEX_OK) {
 		enum tag_change change = compare_tags(&h->tags, &h->ix);
 		if (change == TAGS_SAME) {
+			restamp(h);
 			attach(h, glob);
 			ret = 0;
 			goto out;

@@ -163,6 +163,7 @@ static void tag_records(struct relindex_data *d, const struct tag_table *t,
 		recs[i].taggerdate = t->v[i].taggerdate;
 		memcpy(recs[i].target, t->v[i].target.id, GIT_OID_RAWSZ);
 		recs[i].deref = t->v[i].deref;
+		recs[i].loose = t->v[i].loose;
 		recs[i].iv_off = (uint32_t)nivs;
 		if (ivl[i].nr)
 			memcpy(ivs + nivs, ivl[i].v, ivl[i].nr * sizeof(*ivs));
@@ -172,6 +173,7 @@ static void tag_records(struct relindex_data *d, const struct tag_table *t,
 	recs[t->nr].iv_off = (uint32_t)nivs;
 	d->ntags = (uint32_t)t->nr;
 	d->tags = recs;
+	d->tag_digest = t->tag_digest;
 	d->nivs = (uint32_t)nivs;
 	d->ivs = ivs;
 	d->pool = pool.buf;

@@ -30,7 +30,8 @@ struct quick {
 	char *gitdir;
 	struct refread refs;        /* the tags, from the files */
 	struct relindex ix;
-	struct tag_table table;     /* only the tags an answer names get a short name */
+	struct tag_table table;     /* only the tags an answer names get a short name;
+				       names borrowed from the index */
 	struct cgraph graph;        /* git's commit-graph: with it, git's cut is no cut */
 	struct objstore *store;     /* the object files, for a commit's message */
 	bool classified;            /* table has every short name and the releases */
@@ -76,6 +77,7 @@ static int find_gitdir(struct quick *q, const char *dir)
 	return ret;
 }
 
+/* The tags packed-refs and refs/tags hold: the index's? */
 static bool same_tags(const struct quick *q)
 {
 	const struct relindex *ix = &q->ix;
@@ -87,6 +89,33 @@ static bool same_tags(const struct quick *q)
 		    memcmp(q->refs.tags.v[t].oid, ix->tags[t].target, GIT_OID_RAWSZ))
 			return false;
 	return true;
+}
+
+/*
+ * packed-refs' tag lines are the index's (refread_tags_known): are the
+ * loose tags too?  The same names and ids make the same tag list.
+ */
+static bool same_loose_tags(const struct quick *q)
+{
+	const struct relindex *ix = &q->ix;
+	size_t nloose = 0;
+
+	for (uint32_t t = 0; t < ix->ntags; t++)
+		nloose += ix->tags[t].loose;
+	if (nloose != q->refs.tags.nr)
+		return false;
+	for (size_t i = 0; i < q->refs.tags.nr; i++) {
+		long t = relindex_find_tag(ix, q->refs.tags.v[i].name);
+		if (t < 0 || !ix->tags[t].loose ||
+		    memcmp(q->refs.tags.v[i].oid, ix->tags[t].target, GIT_OID_RAWSZ))
+			return false;
+	}
+	return true;
+}
+
+static bool index_has_tag(const void *ix, const char *refname)
+{
+	return relindex_find_tag(ix, refname) >= 0;
 }
 
 /* dag_find on the index, each slot and id checked before it is trusted. */
@@ -120,8 +149,9 @@ static const char *short_name(struct quick *q, uint32_t t)
 {
 	struct tag *tag = &q->table.v[t];
 
+	/* a suffix of the refname, in the index's string pool */
 	if (!tag->shortname)
-		tag->shortname = refread_short_name(&q->refs, relindex_refname(&q->ix, t));
+		tag->shortname = (char *)refread_short_of(&q->refs, relindex_refname(&q->ix, t));
 	return tag->shortname;
 }
 
@@ -174,7 +204,7 @@ static void classify(struct quick *q)
 	if (!q->classified) {
 		for (uint32_t t = 0; t < q->ix.ntags; t++) {
 			struct tag *tag = &q->table.v[t];
-			tag->refname = xstrdup(relindex_refname(&q->ix, t));
+			tag->refname = (char *)relindex_refname(&q->ix, t);
 			tag->commit = q->ix.tags[t].commit;
 			tag->taggerdate = q->ix.tags[t].taggerdate;
 			tag->deref = q->ix.tags[t].deref;
@@ -192,6 +222,8 @@ const struct tag_table *quick_tags(struct quick *q)
 
 uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 {
+	if (!relindex_ivs_ok(&q->ix))
+		return decline(q, "a damaged index block"), NULL;
 	classify(q);
 	return relindex_tags_containing(&q->ix, c, n);
 }
@@ -286,27 +318,33 @@ static int open_graph(struct quick *q)
 	return 0;
 }
 
+/*
+ * The index first: when packed-refs' tag lines are those it was computed
+ * from, they are not parsed again, and the loose tags alone are compared.
+ */
 static int open_index(struct quick *q, const char *release_glob)
 {
 	char *path, why[128];
 	int ret = 0;
 
-	if (refread_tags(&q->refs, q->gitdir) < 0)
-		return decline(q, q->refs.why);
-	if (refread_history_replaced(&q->refs))
-		return decline(q, "replace refs or grafts");
 	path = relindex_path(q->gitdir);
 	if (relindex_open(&q->ix, path, q->gitdir, true, why, sizeof(why)) != RELINDEX_OK)
 		ret = decline(q, "no usable index");
 	free(path);
 	if (ret)
 		return ret;
-	if (!same_tags(q))
+	if (refread_tags_known(&q->refs, q->gitdir, q->ix.tag_digest, index_has_tag, &q->ix) < 0)
+		return decline(q, q->refs.why);
+	if (refread_history_replaced(&q->refs))
+		return decline(q, "replace refs or grafts");
+	if (q->refs.tags_known ? !same_loose_tags(q) : !same_tags(q))
 		return decline(q, "tags changed since the index was written");
 	if (strcmp(q->ix.glob, release_glob))
 		return decline(q, "another release glob");
 	q->table.nr = q->ix.ntags;
 	q->table.v = xcalloc(q->ix.ntags + 1, sizeof(struct tag));
+	prefault(q->table.v, (q->ix.ntags + 1) * sizeof(struct tag));
+	q->table.borrowed = true;
 	return 0;
 }
 
@@ -362,17 +400,18 @@ static int abbreviated(struct quick *q, const char *hex, size_t len, uint32_t *c
 /* A tag name, as git's ref rules find it: its commit. */
 static int tag_commit(struct quick *q, const char *name, uint32_t *c)
 {
-	const struct refread_ref *t;
 	char *refname;
+	long t;
 
 	if (ref_named(q, name, false))
 		return decline(q, "a name git may read as another ref");
+	/* the index's tags are the repository's (open_index) */
 	refname = xstrfmt("refs/tags/%s", name);
-	t = refread_find(&q->refs.tags, refname);
+	t = relindex_find_tag(&q->ix, refname);
 	free(refname);
-	if (!t)
+	if (t < 0)
 		return decline(q, "a rev that is neither an id nor a tag");
-	*c = q->ix.tags[t - q->refs.tags.v].commit;
+	*c = q->ix.tags[t].commit;
 	return *c == DAG_NONE ? decline(q, "a tag of no commit") : 0;
 }
 

@@ -23,6 +23,7 @@ static void add_kept(struct refread_list *l, char *name, const unsigned char *oi
 	l->v = xgrow(l->v, &l->alloc, l->nr + 1, sizeof(*l->v));
 	l->v[l->nr].name = name;
 	memcpy(l->v[l->nr].oid, oid, sizeof(l->v[l->nr].oid));
+	l->v[l->nr].loose = false;
 	l->nr++;
 }
 
@@ -48,7 +49,7 @@ static int cmp_ref(const void *a, const void *b)
 
 const struct refread_ref *refread_find(const struct refread_list *l, const char *name)
 {
-	struct refread_ref key = { (char *)name, { 0 } };
+	struct refread_ref key = { (char *)name, { 0 }, false };
 
 	return l->nr ? bsearch(&key, l->v, l->nr, sizeof(*l->v), cmp_ref) : NULL;
 }
@@ -78,23 +79,57 @@ static bool plain_name(const char *name, size_t len)
 	return true;
 }
 
-/*
- * packed-refs: "<hex> <refname>" lines; "^<hex>" peel lines and "#"
- * headers skipped.  The names stay in the file's text: 6,700 tags cost one
- * read, not an allocation each; the sort only if git left them unsorted.
- */
-static int read_packed(struct refread *r)
+/* One step of the tag lines' digest: a multiply and a shift, invertible. */
+static uint64_t mix(uint64_t h, uint64_t w)
 {
-	char *path = xstrfmt("%s/packed-refs", r->gitdir), *line, *end, *eol;
-	bool sorted = true;
-	size_t size;
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
 
-	r->text = file_read(path, &size);
-	free(path);
-	if (!r->text)
-		return 0;
-	end = r->text + size;
-	for (line = r->text; line < end; line = eol + 1) {
+static bool tag_line(const char *line, size_t len)
+{
+	return len > 51 && !memcmp(line + 40, " refs/tags/", 11);
+}
+
+/* The end of the line at p: a peel line's without a search. */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *eol;
+
+	if (end - p >= 42 && p[0] == '^' && p[41] == '\n')
+		return p + 41;
+	eol = end - p > 41 ? memchr(p + 41, '\n', (size_t)(end - p - 41)) : memchr(p, '\n', (size_t)(end - p));
+	return eol ? eol : end;
+}
+
+/* Fold tag line [line, line + len) into the digest h. */
+static uint64_t digest_line(uint64_t h, const char *line, size_t len)
+{
+	uint64_t w;
+	size_t i;
+
+	h = mix(h, len);
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, line + i, 8);
+		h = mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, line + i, len - i);
+	return mix(h, w);
+}
+
+/*
+ * The lines of packed-refs: "<hex> <refname>"; "^<hex>" peel lines and "#"
+ * headers skipped.  The names stay in text, each line NUL-ended in place:
+ * 6,700 tags cost no allocation each; the sort only if git left them
+ * unsorted.
+ */
+static int parse_packed(struct refread *r, char *text, size_t size)
+{
+	char *line, *end = text + size, *eol;
+	bool sorted = true;
+
+	for (line = text; line < end; line = eol + 1) {
 		unsigned char oid[20];
 		char *name = line + 41;
 		size_t len;
@@ -121,6 +156,51 @@ static int read_packed(struct refread *r)
 			qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
 	}
 	return 0;
+}
+
+/*
+ * packed-refs, mapped in one go and copied to r->text, where the names
+ * live.  When its tag lines are the ones the caller knows (their digest),
+ * only the other lines are copied and parsed.
+ */
+static int read_packed(struct refread *r, uint64_t known)
+{
+	char *path = xstrfmt("%s/packed-refs", r->gitdir);
+	size_t size = 0, kept = 0;
+	const char *map = file_map(path, &size);
+	uint64_t h = 0x50565245464c4e53ull;
+	int ret;
+
+	free(path);
+	/*
+	 * One pass: the digest of the tag lines (the tag list depends on
+	 * nothing else) and a copy of the other refs' lines, peel lines
+	 * dropped.  When the digest is the caller's, those are all to parse.
+	 */
+	r->text = xmalloc(size + 2);    /* a last line gets its newline */
+	for (const char *line = map, *end = map + size, *eol; map && line < end; line = eol + 1) {
+		size_t len;
+
+		eol = line_end(line, end);
+		len = (size_t)(eol - line);
+		if (tag_line(line, len)) {
+			h = digest_line(h, line, len);
+		} else if (*line != '^') {
+			memcpy(r->text + kept, line, len);
+			kept += len;
+			r->text[kept++] = '\n';
+		}
+	}
+	r->tag_digest = h ? h : 1;
+	r->tags_known = map && known && r->tag_digest == known;
+	if (map && !r->tags_known) {
+		memcpy(r->text, map, size);
+		kept = size;
+	}
+	r->text[kept] = '\0';
+	ret = parse_packed(r, r->text, kept);
+	file_unmap(map, size);
+	return ret;
 }
 
 /* A loose ref file: its id, or decline (symbolic, unreadable, odd). */
@@ -160,8 +240,10 @@ static int read_loose_tags(struct refread *r, const char *dir, struct refread_li
 			ret = decline(r, "a hidden, locked or oddly named file among the tags");
 		else if (path_is_dir(path))
 			ret = read_loose_tags(r, sub, loose);
-		else if ((ret = read_loose(r, path, oid)) == 0)
+		else if ((ret = read_loose(r, path, oid)) == 0) {
 			add_ref(r, loose, sub, strlen(sub), oid);
+			loose->v[loose->nr - 1].loose = true;
+		}
 		free(path);
 		free(sub);
 	}
@@ -190,19 +272,45 @@ static void settle_tags(struct refread *r, struct refread_list *loose)
 	qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
 }
 
-int refread_tags(struct refread *r, const char *gitdir)
+int refread_tags_known(struct refread *r, const char *gitdir, uint64_t digest,
+		       bool (*has_tag)(const void *ctx, const char *refname), const void *ctx)
 {
 	struct refread_list loose = { 0 };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->gitdir = xstrdup(gitdir);
+	r->has_tag = has_tag;
+	r->has_tag_ctx = ctx;
 	if (getenv("GIT_NAMESPACE"))
 		return decline(r, "GIT_NAMESPACE");
-	if (!(ret = read_packed(r)) && !(ret = read_loose_tags(r, "refs/tags", &loose)))
-		settle_tags(r, &loose);
+	if (!(ret = read_packed(r, has_tag ? digest : 0)) &&
+	    !(ret = read_loose_tags(r, "refs/tags", &loose))) {
+		if (r->tags_known) {
+			/* the loose ones alone: the caller holds the rest */
+			if (loose.nr)
+				qsort(loose.v, loose.nr, sizeof(*loose.v), cmp_ref);
+			r->tags = loose;
+			memset(&loose, 0, sizeof(loose));
+		} else {
+			settle_tags(r, &loose);
+		}
+	}
 	free_list(&loose);
 	return ret;
+}
+
+int refread_tags(struct refread *r, const char *gitdir)
+{
+	return refread_tags_known(r, gitdir, 0, NULL, NULL);
+}
+
+/* Is refname packed (or, for a tag the caller knows, packed or loose)? */
+static bool is_packed(const struct refread *r, const char *refname)
+{
+	if (r->tags_known && !strncmp(refname, "refs/tags/", 10))
+		return r->has_tag(r->has_tag_ctx, refname);
+	return refread_find(&r->packed, refname) != NULL;
 }
 
 /* The names in dir, sorted, into l (ids unused). */
@@ -257,7 +365,7 @@ static bool file_in(const char *gitdir, const char *prefix, const char *name)
  * each would cost more than the rest of a quick answer.  No allocation
  * but the answer for the common name (6,700 tags at every quick query).
  */
-char *refread_short_name(struct refread *r, const char *refname)
+const char *refread_short_of(struct refread *r, const char *refname)
 {
 	const char *name = refname + strlen("refs/tags/");
 	size_t n = strlen(name);
@@ -273,18 +381,23 @@ char *refread_short_name(struct refread *r, const char *refname)
 	}
 	memcpy(ref, "refs/", 5);
 	memcpy(ref + 5, name, n + 1);
-	ambiguous = refread_find(&r->packed, ref) ||
+	ambiguous = is_packed(r, ref) ||
 		    (may_exist(&r->top_refs, name) && file_in(r->gitdir, "refs/", name)) ||
 		    (may_exist(&r->top_files, name) && file_in(r->gitdir, "", name));
 	if (ref != buf)
 		free(ref);
-	return xstrdup(ambiguous ? refname + strlen("refs/") : name);
+	return ambiguous ? refname + strlen("refs/") : name;
+}
+
+char *refread_short_name(struct refread *r, const char *refname)
+{
+	return xstrdup(refread_short_of(r, refname));
 }
 
 bool refread_exists(struct refread *r, const char *refname)
 {
 	char *path = xstrfmt("%s/%s", r->gitdir, refname);
-	bool yes = refread_find(&r->packed, refname) || path_is_file(path);
+	bool yes = is_packed(r, refname) || path_is_file(path);
 
 	free(path);
 	return yes;

@@ -35,6 +35,7 @@ struct header {
 	uint32_t nblocks;               /* sums of the body's blocks follow the header */
 	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs, nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;
+	uint64_t tag_digest;            /* refread.h's, of the tags' packed-refs lines */
 	struct { uint64_t off, len; } sect[S_NR];
 };
 
@@ -140,12 +141,35 @@ static bool check_tag_links(const struct relindex *ix, uint64_t pool_len)
 		    tag->iv_off > tag[1].iv_off)
 			return false;
 	}
-	if (ix->tags[ix->ntags].iv_off != ix->nivs)
-		return false;
+	return ix->tags[ix->ntags].iv_off == ix->nivs;
+}
+
+/* The intervals in range (they are read only to answer containment). */
+static bool check_ivs(const struct relindex *ix)
+{
 	for (uint32_t i = 0; i < ix->nivs; i++)
-		if (ix->ivs[i].lo >= ix->ivs[i].hi || ix->ivs[i].hi > n)
+		if (ix->ivs[i].lo >= ix->ivs[i].hi || ix->ivs[i].hi > ix->dag.nr)
 			return false;
 	return true;
+}
+
+/* Map [p, p + len) of the file in one call, not a fault per 64 KiB (Linux 5.14). */
+static void populate(const void *p, size_t len)
+{
+	uintptr_t page = 4096, start = (uintptr_t)p & ~(page - 1);
+
+	if (len >= 16 * page)
+		madvise((void *)start, (uintptr_t)p + len - start, 22 /* MADV_POPULATE_READ */);
+}
+
+bool relindex_ivs_ok(struct relindex *ix)
+{
+	if (!ix->ivs_checked) {
+		populate(ix->ivs, (size_t)ix->nivs * sizeof(*ix->ivs));
+		ix->ivs_checked = relindex_check(ix, ix->ivs, (size_t)ix->nivs * sizeof(*ix->ivs)) &&
+				  check_ivs(ix);
+	}
+	return ix->ivs_checked;
 }
 
 /* Are backport record b's ids in range? */
@@ -239,6 +263,7 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	ix->dag.nslots = h.nslots;
 	ix->nivs = h.nivs;
 	ix->build_msec = h.build_msec;
+	ix->tag_digest = h.tag_digest;
 	ix->ident = string_section(&h, map, S_IDENT);
 	ix->glob = string_section(&h, map, S_GLOB);
 	ix->pool = string_section(&h, map, S_POOL);
@@ -269,12 +294,18 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	    !h.nsegs ||
 	    h.nslots <= n || h.nslots < 2 * n || (h.nslots & (h.nslots - 1)))
 		return *why = "inconsistent header", false;
-	/* the small sections at once; the rest as it is read, or all now */
+	/*
+	 * The small sections at once; the rest as it is read (the tag
+	 * intervals: at the first containment question), or all now.
+	 */
+	if (lazy) {
+		populate(ix->tags, h.sect[S_TAGS].len);
+		populate(ix->pool, h.sect[S_POOL].len);
+	}
 	if (!relindex_check(ix, ix->ident, h.sect[S_IDENT].len) ||
 	    !relindex_check(ix, ix->glob, h.sect[S_GLOB].len) ||
 	    !relindex_check(ix, ix->pool, h.sect[S_POOL].len) ||
 	    !relindex_check(ix, ix->tags, h.sect[S_TAGS].len) ||
-	    !relindex_check(ix, ix->ivs, h.sect[S_IVS].len) ||
 	    (!lazy && !relindex_check(ix, map + body_off(h.nblocks), size - body_off(h.nblocks))))
 		return *why = "checksum mismatch (damaged)", false;
 	if (!lazy) {
@@ -284,8 +315,9 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	if (strcmp(ix->ident, ident))
 		return *why = "written for another repository", false;
 	if (!check_tag_links(ix, h.sect[S_POOL].len) ||
-	    (!lazy && (!check_links(ix) || !check_backports(ix))))
+	    (!lazy && (!check_ivs(ix) || !check_links(ix) || !check_backports(ix))))
 		return *why = "inconsistent records", false;
+	ix->ivs_checked = !lazy;
 	return true;
 }
 
@@ -385,6 +417,7 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	h.nbpnotes = d->nbpnotes;
 	h.nbpreverts = d->nbpreverts;
 	h.build_msec = d->build_msec;
+	h.tag_digest = d->tag_digest;
 	for (int s = 0; s < S_NR; s++)
 		body += align8(src[s].len);
 	h.nblocks = (uint32_t)((body + BLOCK - 1) / BLOCK);
@@ -421,6 +454,33 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	}
 	free(ix->verified);
 	ix->verified = NULL;
+}
+
+int relindex_restamp_tags(const struct relindex *ix, const bool *loose, uint64_t tag_digest,
+			  const char *path)
+{
+	struct relindex_tag *tags = xmalloc(((size_t)ix->ntags + 1) * sizeof(*tags));
+	struct relindex_data d = {
+		.ident = ix->ident, .glob = ix->glob, .dag = ix->dag, .nsegs = ix->nsegs,
+		.ntags = ix->ntags, .nivs = ix->nivs, .min_desc = ix->min_desc, .first = ix->first,
+		.names = ix->names, .segs = ix->segs, .tags = tags, .ivs = ix->ivs, .pool = ix->pool,
+		.backports = ix->backports, .bpnotes = ix->bpnotes, .bpreverts = ix->bpreverts,
+		.nbackports = ix->nbackports, .nbpnotes = ix->nbpnotes, .nbpreverts = ix->nbpreverts,
+		.build_msec = ix->build_msec, .tag_digest = tag_digest,
+	};
+	const struct header *h = ix->map;
+	struct relindex image;
+	int ret;
+
+	memcpy(tags, ix->tags, ((size_t)ix->ntags + 1) * sizeof(*tags));
+	for (uint32_t t = 0; t < ix->ntags; t++)
+		tags[t].loose = loose[t];
+	d.pool_size = (uint32_t)h->sect[S_POOL].len;
+	relindex_from_data(&image, &d);
+	ret = relindex_write(&image, path);
+	relindex_close(&image);
+	free(tags);
+	return ret;
 }
 
 char *relindex_path(const char *ident)
@@ -488,6 +548,24 @@ out:
 	free(tmp);
 	errno = saved;
 	return ret;
+}
+
+long relindex_find_tag(const struct relindex *ix, const char *refname)
+{
+	size_t lo = 0, hi = ix->ntags;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(relindex_refname(ix, (uint32_t)mid), refname);
+
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 uint32_t *relindex_tags_containing(const struct relindex *ix, uint32_t c, size_t *n)

@@ -204,8 +204,10 @@ static bool read_files(struct tag_table *t, git_repository *repo)
 
 		tag->refname = xstrdup(r.tags.v[i].name);
 		memcpy(tag->target.id, r.tags.v[i].oid, GIT_OID_RAWSZ);
+		tag->loose = r.tags.v[i].loose;
 		tag->shortname = refread_short_name(&r, tag->refname);
 	}
+	t->tag_digest = r.tag_digest;
 	refread_free(&r);
 	return true;
 }

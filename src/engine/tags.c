@@ -50,7 +50,7 @@ void tags_classify(struct tag_table *t, const char *release_glob)
 
 void tags_free(struct tag_table *t)
 {
-	for (size_t i = 0; i < t->nr; i++) {
+	for (size_t i = 0; i < t->nr && !t->borrowed; i++) {
 		free(t->v[i].refname);
 		free(t->v[i].shortname);
 	}

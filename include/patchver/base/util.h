@@ -80,6 +80,14 @@ bool path_is_file(const char *path);
  */
 char *file_read(const char *path, size_t *len);
 
+/*
+ * A regular file mapped read-only (*len: its length), or NULL when it
+ * cannot be opened, is not a regular file or cannot be mapped.  Not
+ * NUL-terminated.  Undo with file_unmap(map, *len).
+ */
+const char *file_map(const char *path, size_t *len);
+void file_unmap(const char *map, size_t len);
+
 /* Big-endian numbers, as git's binary formats store them. */
 static inline uint32_t get_be32(const unsigned char *p)
 {

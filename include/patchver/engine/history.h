@@ -49,6 +49,12 @@ struct history {
 	char *ix_path;
 	enum history_index_state ix_state;
 	bool ix_saved;              /* written to ix_path */
+	/*
+	 * The saved index knows the tag refs' files as they are (refread.h's
+	 * digest and which tags are loose): quick queries skip parsing
+	 * packed-refs' tag lines.
+	 */
+	bool ix_refs_known;
 };
 
 struct history_opts {

@@ -58,7 +58,10 @@ int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
  */
 const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n);
 
-/* Every tag containing commit, refname order (caller frees). */
+/*
+ * Every tag containing commit, refname order (caller frees); NULL and
+ * declined when the tag intervals are damaged (checked at the first call).
+ */
 uint32_t *quick_containing(struct quick *q, uint32_t commit, size_t *n);
 
 /* The commit's message as git_commit_message gives it (caller frees), or NULL. */

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * The tag refs of a repository read from its files (packed-refs and the
@@ -15,6 +16,7 @@
 struct refread_ref {
 	char *name;                 /* in the refread's text or strings: not freed alone */
 	unsigned char oid[20];
+	bool loose;                 /* a file under refs/tags, not a packed-refs line */
 };
 
 struct refread_list {
@@ -31,11 +33,31 @@ struct refread {
 	char *text;                      /* packed-refs, whose lines the names point into */
 	char **strings;                  /* the other names */
 	size_t nstrings, astrings;
+	uint64_t tag_digest;             /* of packed-refs' tag lines (never 0) */
+	/*
+	 * packed-refs' tag lines are those a caller already knows
+	 * (refread_tags_known): they were not parsed, packed holds the other
+	 * refs only, tags the loose tags only, and has_tag answers for a
+	 * packed or loose "refs/tags/..." name.
+	 */
+	bool tags_known;
+	bool (*has_tag)(const void *ctx, const char *refname);
+	const void *has_tag_ctx;
 	const char *why;                 /* why it declined */
 };
 
 /* The tags of the repository whose (common) git directory is gitdir: 0, or -1 and r->why. */
 int refread_tags(struct refread *r, const char *gitdir);
+
+/*
+ * The same, but when packed-refs' tag lines still have the digest a
+ * caller kept (r->tag_digest of an earlier read), they are not parsed
+ * again: 6,700 tags cost most of a quick answer.  has_tag(ctx, refname)
+ * must then say whether that earlier read had the tag (packed or loose).
+ * r->tags_known says which way it went.
+ */
+int refread_tags_known(struct refread *r, const char *gitdir, uint64_t digest,
+		       bool (*has_tag)(const void *ctx, const char *refname), const void *ctx);
 void refread_free(struct refread *r);
 
 /* The ref of list l (sorted by name) named name, or NULL. */
@@ -50,6 +72,9 @@ bool refread_exists(struct refread *r, const char *refname);
  * top-level file "<name>" exists, then it keeps "tags/" (caller frees).
  */
 char *refread_short_name(struct refread *r, const char *refname);
+
+/* The same, borrowed: a suffix of refname ("tags/..." or what follows it). */
+const char *refread_short_of(struct refread *r, const char *refname);
 
 /*
  * Would git read another history than the objects spell: replace refs

@@ -20,7 +20,7 @@
  * records in dense-id order, each 8-byte aligned.  Readers validate it
  * all before use: a file that fails any check is not used.
  */
-#define RELINDEX_VERSION 5
+#define RELINDEX_VERSION 6
 
 struct relindex_name {          /* a commit's uncut name-rev name */
 	uint32_t seg;           /* 0: none */
@@ -37,7 +37,8 @@ struct relindex_tag {           /* every ref under refs/tags, refname order */
 	int64_t taggerdate;
 	unsigned char target[GIT_OID_RAWSZ];
 	uint8_t deref;
-	uint8_t pad[3];
+	uint8_t loose;          /* was a file under refs/tags, not in packed-refs */
+	uint8_t pad[2];
 	uint32_t iv_off;        /* its ancestors: ivs[iv_off .. next tag's iv_off) */
 };
 
@@ -60,6 +61,7 @@ struct relindex {
 	const struct name_seg *segs;    /* nsegs */
 	const struct relindex_tag *tags;/* ntags + 1 (the last closes iv_off) */
 	const struct relindex_iv *ivs;  /* nivs */
+	bool ivs_checked;               /* lazy: relindex_ivs_ok() said yes */
 	const char *pool;
 	/* the backport map of the commits stable tags reach (backmap.h) */
 	const struct backport *backports;
@@ -67,6 +69,7 @@ struct relindex {
 	const struct backport_revert *bpreverts;
 	uint32_t nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;             /* how long computing it took */
+	uint64_t tag_digest;            /* packed-refs' tag lines the tags came from; 0: unknown */
 };
 
 /* What an index holds, for writing one: the same arrays, owned elsewhere. */
@@ -87,6 +90,7 @@ struct relindex_data {
 	const struct backport_revert *bpreverts;
 	uint32_t nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;
+	uint64_t tag_digest;
 };
 
 enum relindex_status {
@@ -123,8 +127,26 @@ void relindex_close(struct relindex *ix);
  */
 int relindex_write(const struct relindex *ix, const char *path);
 
+/*
+ * Write ix again at path with other facts of where its tags came from:
+ * which were loose files (loose[t]) and the digest of packed-refs' tag
+ * lines (refread.h).  The tags are the same; the quick path checks those
+ * facts rather than parse packed-refs.  0, or -1 with errno set.
+ */
+int relindex_restamp_tags(const struct relindex *ix, const bool *loose, uint64_t tag_digest,
+			  const char *path);
+
+/*
+ * Are the tag intervals intact and in range?  A lazy open leaves them to
+ * the first containment question: call this before relindex_tag_contains.
+ */
+bool relindex_ivs_ok(struct relindex *ix);
+
 /* Does tag t (index in the tag records) contain commit c? */
 bool relindex_tag_contains(const struct relindex *ix, uint32_t t, uint32_t c);
+
+/* The tag record of refname ("refs/tags/..."), or -1. */
+long relindex_find_tag(const struct relindex *ix, const char *refname);
 
 /* Every tag containing commit c, refname order (caller frees). */
 uint32_t *relindex_tags_containing(const struct relindex *ix, uint32_t c, size_t *n);

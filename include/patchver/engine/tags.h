@@ -20,6 +20,7 @@ struct tag {
 	uint32_t commit;        /* peeled commit, DAG_NONE for trees, blobs, broken */
 	int64_t taggerdate;     /* innermost tag's date (0 if none); commit date if lightweight */
 	bool deref;             /* went through at least one tag object */
+	bool loose;             /* a file under refs/tags, not in packed-refs */
 	bool release;           /* a kernel version matching the release glob */
 	struct kver ver;
 };
@@ -31,6 +32,8 @@ struct tag_table {
 	size_t nreleases;
 	uint32_t *by_commit;    /* tag indices sorted by peeled commit */
 	size_t nby_commit;
+	uint64_t tag_digest;    /* of packed-refs' tag lines as read (refread.h); 0: unknown */
+	bool borrowed;          /* refname and shortname live elsewhere: not freed */
 };
 
 /*
