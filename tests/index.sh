@@ -186,18 +186,43 @@ for c in $(head -6 "$tmp/sample"); do
 			"packed tags known: quick ${m:-report} $c"
 	done
 done
-# a packed ref outside refs/tags leaves the tag lines alone: still known, and
-# it makes the tag's short name tags/X, as git says
+# a packed ref outside refs/tags: sorted after them (refs/v...), the tag lines
+# are no last block and quick queries parse them; sorted before (refs/aa),
+# they still are; either way the tag's short name becomes tags/X, as git says
+aa=$(GIT_AUTHOR_DATE='1893456000 +0000' GIT_COMMITTER_DATE='1893456000 +0000' git -C "$repo" commit-tree \
+	-p "$old_commit" -m aa "$(git -C "$repo" rev-parse "$old_commit^{tree}")")
+git -C "$repo" tag aa "$aa"
+git -C "$repo" update-ref refs/aa "$aa"
 git -C "$repo" update-ref "refs/${tagc% *}" "${tagc#* }"
 git -C "$repo" pack-refs --all
-grep -q " refs/${tagc% *}\$" "$repo/packed-refs" && pass || fail "refs/X is packed"
+for x in aa "${tagc% *}"; do
+	grep -q " refs/$x\$" "$repo/packed-refs" && pass || fail "refs/$x is packed"
+done
+for step in "refs/X and refs/aa" "refs/aa alone"; do
+	expect_eq "$(stat_of "$repo" refs_known)" "$([ "$step" = "refs/aa alone" ] && echo true || echo false)" \
+		"packed $step: tag lines known"
+	for c in "$aa" $(head -20 "$tmp/sample"); do
+		printf '%s ' "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$c" 2>&1)"
+	done > "$tmp/pv-k"
+	for c in "$aa" $(head -20 "$tmp/sample"); do
+		printf '%s ' "$(git -C "$repo" name-rev --tags --name-only "$c")"
+	done > "$tmp/git-k"
+	expect_files_same "$tmp/git-k" "$tmp/pv-k" "packed $step: quick names as git"
+	expect_contains "$(cat "$tmp/pv-k")" "tags/aa" "packed $step: a tags/aa name"
+	[ "$step" = "refs/aa alone" ] || git -C "$repo" update-ref -d "refs/${tagc% *}"
+done
+# a file of the git directory named as a tag makes it tags/X too
+git -C "$repo" rev-parse "refs/tags/${tagc% *}" > "$repo/${tagc% *}"
 for c in $(head -20 "$tmp/sample"); do
 	printf '%s ' "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$c" 2>&1)"
 done > "$tmp/pv-k"
 for c in $(head -20 "$tmp/sample"); do printf '%s ' "$(git -C "$repo" name-rev --tags --name-only "$c")"; done > "$tmp/git-k"
-expect_files_same "$tmp/git-k" "$tmp/pv-k" "packed tags known, refs/X packed: quick names as git"
-expect_contains "$(cat "$tmp/pv-k")" "tags/${tagc% *}" "packed refs/X: a tags/X name"
-git -C "$repo" update-ref -d "refs/${tagc% *}"
+expect_files_same "$tmp/git-k" "$tmp/pv-k" "a top-level file named as a tag: quick names as git"
+expect_contains "$(cat "$tmp/pv-k")" "tags/${tagc% *}" "a top-level file named as a tag: tags/X"
+rm -f "$repo/${tagc% *}"
+git -C "$repo" update-ref -d refs/aa
+git -C "$repo" tag -d aa > /dev/null
+expect_eq "$(stat_of "$repo" state) $(stat_of "$repo" refs_known)" "rebuilt true" "tag aa gone: rebuilt, known"
 # a new loose tag, the same tag moved as a loose ref, then packed: declined
 git -C "$repo" tag zz-new "$old_commit"
 expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$old_commit" 2>&1)" \

@@ -201,18 +201,25 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 /* Every tag with its short name, and which are releases, as tagread.h and tags_classify have them. */
 static void classify(struct quick *q)
 {
-	if (!q->classified) {
-		for (uint32_t t = 0; t < q->ix.ntags; t++) {
-			struct tag *tag = &q->table.v[t];
-			tag->refname = (char *)relindex_refname(&q->ix, t);
-			tag->commit = q->ix.tags[t].commit;
-			tag->taggerdate = q->ix.tags[t].taggerdate;
-			tag->deref = q->ix.tags[t].deref;
-			short_name(q, t);
-		}
-		tags_classify(&q->table, q->ix.glob);
-		q->classified = true;
+	const char **names;
+
+	if (q->classified)
+		return;
+	names = xmalloc(((size_t)q->ix.ntags + 1) * sizeof(*names));
+	for (uint32_t t = 0; t < q->ix.ntags; t++)
+		names[t] = relindex_refname(&q->ix, t);
+	refread_short_names(&q->refs, names, q->ix.ntags);
+	for (uint32_t t = 0; t < q->ix.ntags; t++) {
+		struct tag *tag = &q->table.v[t];
+		tag->refname = (char *)relindex_refname(&q->ix, t);
+		tag->shortname = (char *)names[t];
+		tag->commit = q->ix.tags[t].commit;
+		tag->taggerdate = q->ix.tags[t].taggerdate;
+		tag->deref = q->ix.tags[t].deref;
 	}
+	free(names);
+	tags_classify(&q->table, q->ix.glob);
+	q->classified = true;
 }
 
 const struct tag_table *quick_tags(struct quick *q)

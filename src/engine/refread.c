@@ -79,7 +79,7 @@ static bool plain_name(const char *name, size_t len)
 	return true;
 }
 
-/* One step of the tag lines' digest: a multiply and a shift, invertible. */
+/* One step of a digest: a multiply and a shift, invertible. */
 static uint64_t mix(uint64_t h, uint64_t w)
 {
 	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
@@ -91,31 +91,46 @@ static bool tag_line(const char *line, size_t len)
 	return len > 51 && !memcmp(line + 40, " refs/tags/", 11);
 }
 
-/* The end of the line at p: a peel line's without a search. */
-static const char *line_end(const char *p, const char *end)
+/* The digest of [p, p + len): four lanes of eight bytes, at memory speed. */
+static uint64_t digest(const char *p, size_t len)
 {
-	const char *eol;
+	uint64_t lane[4] = { 0x50565245464c4e53ull, 1, 2, 3 }, w;
+	size_t i = 0;
 
-	if (end - p >= 42 && p[0] == '^' && p[41] == '\n')
-		return p + 41;
-	eol = end - p > 41 ? memchr(p + 41, '\n', (size_t)(end - p - 41)) : memchr(p, '\n', (size_t)(end - p));
-	return eol ? eol : end;
+	for (; i + 32 <= len; i += 32)
+		for (int k = 0; k < 4; k++) {
+			memcpy(&w, p + i + 8 * k, 8);
+			lane[k] = mix(lane[k], w);
+		}
+	for (; i < len; i += 8) {
+		w = 0;
+		memcpy(&w, p + i, len - i < 8 ? len - i : 8);
+		lane[0] = mix(lane[0], w);
+	}
+	w = mix(mix(mix(mix(len, lane[0]), lane[1]), lane[2]), lane[3]);
+	return w ? w : 1;
 }
 
-/* Fold tag line [line, line + len) into the digest h. */
-static uint64_t digest_line(uint64_t h, const char *line, size_t len)
+/*
+ * Where the tag lines are: git writes packed-refs sorted, so they make one
+ * block (their peel lines among them) that ends the file unless a ref
+ * sorts after refs/tags.  The block's start, or false when the file has
+ * no such last block.
+ */
+static bool tag_block(const char *map, size_t size, size_t *start)
 {
-	uint64_t w;
-	size_t i;
+	const char *p = size > 51 ? memmem(map, size, " refs/tags/", 11) : NULL;
+	const char *last;
+	size_t end = size;
 
-	h = mix(h, len);
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, line + i, 8);
-		h = mix(h, w);
-	}
-	w = 0;
-	memcpy(&w, line + i, len - i);
-	return mix(h, w);
+	if (!p || p - map < 40 || (p - map > 40 && p[-41] != '\n'))
+		return false;
+	*start = (size_t)(p - 40 - map);
+	if (map[end - 1] == '\n')
+		end--;
+	last = memrchr(map + *start, '\n', end - *start);
+	last = last ? last + 1 : map + *start;
+	return *last == '^' || tag_line(last, (size_t)(map + end - last));
 }
 
 /*
@@ -160,47 +175,38 @@ static int parse_packed(struct refread *r, char *text, size_t size)
 
 /*
  * packed-refs, mapped in one go and copied to r->text, where the names
- * live.  When its tag lines are the ones the caller knows (their digest),
- * only the other lines are copied and parsed.
+ * live.  Its tag lines' digest is that of the block they make (0 when
+ * they make none, or other lines are among them); when it is the caller's,
+ * only the lines before the block are copied and parsed: the others of
+ * 6,700 tags cost most of a quick answer.
  */
 static int read_packed(struct refread *r, uint64_t known)
 {
 	char *path = xstrfmt("%s/packed-refs", r->gitdir);
-	size_t size = 0, kept = 0;
+	size_t size = 0, start = 0, copy;
 	const char *map = file_map(path, &size);
-	uint64_t h = 0x50565245464c4e53ull;
+	bool block;
 	int ret;
 
 	free(path);
-	/*
-	 * One pass: the digest of the tag lines (the tag list depends on
-	 * nothing else) and a copy of the other refs' lines, peel lines
-	 * dropped.  When the digest is the caller's, those are all to parse.
-	 */
-	r->text = xmalloc(size + 2);    /* a last line gets its newline */
-	for (const char *line = map, *end = map + size, *eol; map && line < end; line = eol + 1) {
-		size_t len;
-
-		eol = line_end(line, end);
-		len = (size_t)(eol - line);
-		if (tag_line(line, len)) {
-			h = digest_line(h, line, len);
-		} else if (*line != '^') {
-			memcpy(r->text + kept, line, len);
-			kept += len;
-			r->text[kept++] = '\n';
-		}
-	}
-	r->tag_digest = h ? h : 1;
-	r->tags_known = map && known && r->tag_digest == known;
-	if (map && !r->tags_known) {
-		memcpy(r->text, map, size);
-		kept = size;
-	}
-	r->text[kept] = '\0';
-	ret = parse_packed(r, r->text, kept);
+	if (!map)
+		return 0;
+	block = tag_block(map, size, &start);
+	r->tag_digest = block ? digest(map + start, size - start) : 0;
+	r->tags_known = block && known && r->tag_digest == known;
+	copy = r->tags_known ? start : size;
+	r->text = xmalloc(copy + 1);
+	memcpy(r->text, map, copy);
+	r->text[copy] = '\0';
 	file_unmap(map, size);
-	return ret;
+	if ((ret = parse_packed(r, r->text, copy)) || r->tags_known || !block)
+		return ret;
+	/* other refs among the tags: no block, no digest to trust */
+	for (size_t i = 0; i < r->packed.nr; i++)
+		if (r->packed.v[i].name >= r->text + start &&
+		    strncmp(r->packed.v[i].name, "refs/tags/", 10))
+			r->tag_digest = 0;
+	return 0;
 }
 
 /* A loose ref file: its id, or decline (symbolic, unreadable, odd). */
@@ -328,6 +334,18 @@ static void list_dir(struct refread *r, const char *dir, struct refread_list *l)
 		qsort(l->v, l->nr, sizeof(*l->v), cmp_ref);
 }
 
+/* What gitdir and gitdir/refs hold, listed once. */
+static void list_top(struct refread *r)
+{
+	if (!r->listed) {
+		char *refs = xstrfmt("%s/refs", r->gitdir);
+		list_dir(r, r->gitdir, &r->top_files);
+		list_dir(r, refs, &r->top_refs);
+		free(refs);
+		r->listed = true;
+	}
+}
+
 /* Could a file dir/name exist?  Its first component must be in dir's listing. */
 static bool may_exist(const struct refread_list *listing, const char *name)
 {
@@ -372,13 +390,7 @@ const char *refread_short_of(struct refread *r, const char *refname)
 	char buf[256], *ref = n + 6 <= sizeof(buf) ? buf : xmalloc(n + 6);
 	bool ambiguous;
 
-	if (!r->listed) {
-		char *refs = xstrfmt("%s/refs", r->gitdir);
-		list_dir(r, r->gitdir, &r->top_files);
-		list_dir(r, refs, &r->top_refs);
-		free(refs);
-		r->listed = true;
-	}
+	list_top(r);
 	memcpy(ref, "refs/", 5);
 	memcpy(ref + 5, name, n + 1);
 	ambiguous = is_packed(r, ref) ||
@@ -392,6 +404,84 @@ const char *refread_short_of(struct refread *r, const char *refname)
 char *refread_short_name(struct refread *r, const char *refname)
 {
 	return xstrdup(refread_short_of(r, refname));
+}
+
+/* The first of names[0..n) (sorted) not before key. */
+static size_t lower_bound(const char *const *names, size_t n, const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(names[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The tag named refs/tags/<name>, or n. */
+static size_t tag_named(const char *const *names, size_t n, const char *name)
+{
+	char *key = xstrfmt("refs/tags/%s", name);
+	size_t i = lower_bound(names, n, key);
+
+	if (i < n && strcmp(names[i], key))
+		i = n;
+	free(key);
+	return i;
+}
+
+/*
+ * The tags whose name's first component is entry (a file or directory of
+ * gitdir/prefix): ambiguous where gitdir/prefix/<name> is a file.
+ */
+static void mark_files(struct refread *r, const char *const *names, size_t n,
+		       const char *prefix, const char *entry, bool *ambiguous)
+{
+	char *lo = xstrfmt("refs/tags/%s/", entry), *hi = xstrdup(lo);
+	size_t i = tag_named(names, n, entry), end;
+
+	hi[strlen(hi) - 1] = '/' + 1;
+	if (i < n && file_in(r->gitdir, prefix, names[i] + 10))
+		ambiguous[i] = true;
+	for (i = lower_bound(names, n, lo), end = lower_bound(names, n, hi); i < end; i++)
+		if (file_in(r->gitdir, prefix, names[i] + 10))
+			ambiguous[i] = true;
+	free(lo);
+	free(hi);
+}
+
+void refread_short_names(struct refread *r, const char **names, size_t n)
+{
+	bool *ambiguous = xcalloc(n + 1, sizeof(*ambiguous));
+	size_t i, end;
+
+	list_top(r);
+	for (i = 0; i < r->top_refs.nr; i++)
+		mark_files(r, names, n, "refs/", r->top_refs.v[i].name, ambiguous);
+	for (i = 0; i < r->top_files.nr; i++)
+		mark_files(r, names, n, "", r->top_files.v[i].name, ambiguous);
+	/* a packed refs/<name> outside refs/tags */
+	for (i = 0; i < r->packed.nr; i++) {
+		const char *p = r->packed.v[i].name;
+		size_t t;
+
+		if (!strncmp(p, "refs/", 5) && strncmp(p, "refs/tags/", 10) &&
+		    (t = tag_named(names, n, p + 5)) < n)
+			ambiguous[t] = true;
+	}
+	/* and inside: the tag tags/<x> beside a tag <x> */
+	for (i = lower_bound(names, n, "refs/tags/tags/"), end = lower_bound(names, n, "refs/tags/tags0");
+	     i < end; i++) {
+		char *ref = xstrfmt("refs/%s", names[i] + 10);
+		ambiguous[i] = ambiguous[i] || is_packed(r, ref);
+		free(ref);
+	}
+	for (i = 0; i < n; i++)
+		names[i] += ambiguous[i] ? 5 : 10;
+	free(ambiguous);
 }
 
 bool refread_exists(struct refread *r, const char *refname)

@@ -193,11 +193,16 @@ static int read_refs(struct tag_table *t, git_repository *repo)
 static bool read_files(struct tag_table *t, git_repository *repo)
 {
 	struct refread r;
+	const char **names;
 
 	if (refread_tags(&r, git_repository_commondir(repo)) < 0) {
 		refread_free(&r);
 		return false;
 	}
+	names = xmalloc((r.tags.nr + 1) * sizeof(*names));
+	for (size_t i = 0; i < r.tags.nr; i++)
+		names[i] = r.tags.v[i].name;
+	refread_short_names(&r, names, r.tags.nr);
 	t->v = xcalloc(r.tags.nr + 1, sizeof(*t->v));
 	for (size_t i = 0; i < r.tags.nr; i++) {
 		struct tag *tag = &t->v[t->nr++];
@@ -205,8 +210,9 @@ static bool read_files(struct tag_table *t, git_repository *repo)
 		tag->refname = xstrdup(r.tags.v[i].name);
 		memcpy(tag->target.id, r.tags.v[i].oid, GIT_OID_RAWSZ);
 		tag->loose = r.tags.v[i].loose;
-		tag->shortname = refread_short_name(&r, tag->refname);
+		tag->shortname = xstrdup(names[i]);
 	}
+	free(names);
 	t->tag_digest = r.tag_digest;
 	refread_free(&r);
 	return true;

@@ -33,7 +33,12 @@ struct refread {
 	char *text;                      /* packed-refs, whose lines the names point into */
 	char **strings;                  /* the other names */
 	size_t nstrings, astrings;
-	uint64_t tag_digest;             /* of packed-refs' tag lines (never 0) */
+	/*
+	 * The digest of packed-refs' tag lines, which git's sorted file keeps
+	 * in one block at its end (their peel lines among them); 0 when they
+	 * are no such block (a ref sorting after refs/tags, say).
+	 */
+	uint64_t tag_digest;
 	/*
 	 * packed-refs' tag lines are those a caller already knows
 	 * (refread_tags_known): they were not parsed, packed holds the other
@@ -51,7 +56,7 @@ int refread_tags(struct refread *r, const char *gitdir);
 
 /*
  * The same, but when packed-refs' tag lines still have the digest a
- * caller kept (r->tag_digest of an earlier read), they are not parsed
+ * caller kept (a non-zero r->tag_digest of an earlier read), they are not parsed
  * again: 6,700 tags cost most of a quick answer.  has_tag(ctx, refname)
  * must then say whether that earlier read had the tag (packed or loose).
  * r->tags_known says which way it went.
@@ -75,6 +80,15 @@ char *refread_short_name(struct refread *r, const char *refname);
 
 /* The same, borrowed: a suffix of refname ("tags/..." or what follows it). */
 const char *refread_short_of(struct refread *r, const char *refname);
+
+/*
+ * The same for every tag at once: names[0..n) are refnames under
+ * refs/tags/ in name order, each moved to its short name's start.  The
+ * names that can make one ambiguous (what gitdir and gitdir/refs hold,
+ * packed refs outside refs/tags) are few: each looks its tag up, rather
+ * than each of 6,700 tags look them up.
+ */
+void refread_short_names(struct refread *r, const char **names, size_t n);
 
 /*
  * Would git read another history than the objects spell: replace refs
