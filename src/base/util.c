@@ -2,7 +2,6 @@
  * Allocation helpers and a growable string.
  */
 #include <ctype.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +152,33 @@ char *xstrfmt(const char *fmt, ...)
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+#define HUGE_PAGE (2u << 20)
+
+void *huge_calloc(size_t n)
+{
+	size_t len = (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	unsigned char *map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t at;
+
+	if (map == MAP_FAILED)
+		return check(NULL, n);
+	/* keep the aligned part alone: a huge page needs one */
+	at = ((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (at > (uintptr_t)map)
+		munmap(map, at - (uintptr_t)map);
+	if ((uintptr_t)map + len + HUGE_PAGE > at + len)
+		munmap((void *)(at + len), (uintptr_t)map + len + HUGE_PAGE - (at + len));
+	madvise((void *)at, len, MADV_HUGEPAGE);
+	return (void *)at;
+}
+
+void huge_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1));
 }
 
 void prefault(void *p, size_t n)
@@ -323,31 +349,6 @@ char *file_read(const char *path, size_t *len)
 	if (len)
 		*len = got;
 	return buf;
-}
-
-const char *file_map(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *map;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	*len = (size_t)st.st_size;
-	/* populated in one call: a fault per 64 KiB costs more in a VM */
-	map = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : (void *)"";
-	close(fd);
-	return map == MAP_FAILED ? NULL : map;
-}
-
-void file_unmap(const char *map, size_t len)
-{
-	if (map && len)
-		munmap((void *)map, len);
 }
 
 size_t rev_steps_at(const char *spec)

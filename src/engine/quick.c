@@ -349,8 +349,7 @@ static int open_index(struct quick *q, const char *release_glob)
 	if (strcmp(q->ix.glob, release_glob))
 		return decline(q, "another release glob");
 	q->table.nr = q->ix.ntags;
-	q->table.v = xcalloc(q->ix.ntags + 1, sizeof(struct tag));
-	prefault(q->table.v, (q->ix.ntags + 1) * sizeof(struct tag));
+	q->table.v = huge_calloc((q->ix.ntags + 1) * sizeof(struct tag));
 	q->table.borrowed = true;
 	return 0;
 }
@@ -481,6 +480,8 @@ void quick_close(struct quick *q)
 {
 	if (!q)
 		return;
+	huge_free(q->table.v, (q->table.nr + 1) * sizeof(struct tag));
+	q->table.v = NULL;          /* not tags_free's to free */
 	tags_free(&q->table);
 	relindex_close(&q->ix);
 	cgraph_close(&q->graph);

@@ -3,6 +3,9 @@
  * refs below refs/tags, which hide packed ones of the same name.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,51 +89,73 @@ static uint64_t mix(uint64_t h, uint64_t w)
 	return h ^ (h >> 29);
 }
 
-static bool tag_line(const char *line, size_t len)
+/* A digest taken as the bytes come: four lanes of eight bytes. */
+struct digest {
+	uint64_t lane[4], len;
+	char part[32];              /* what is left of a 32-byte step */
+	size_t npart;
+};
+
+static void digest_init(struct digest *d)
 {
-	return len > 51 && !memcmp(line + 40, " refs/tags/", 11);
+	memset(d, 0, sizeof(*d));
+	d->lane[0] = 0x50565245464c4e53ull;
 }
 
-/* The digest of [p, p + len): four lanes of eight bytes, at memory speed. */
-static uint64_t digest(const char *p, size_t len)
+static void digest_step(struct digest *d, const char *p)
 {
-	uint64_t lane[4] = { 0x50565245464c4e53ull, 1, 2, 3 }, w;
-	size_t i = 0;
+	uint64_t w;
 
-	for (; i + 32 <= len; i += 32)
-		for (int k = 0; k < 4; k++) {
-			memcpy(&w, p + i + 8 * k, 8);
-			lane[k] = mix(lane[k], w);
-		}
-	for (; i < len; i += 8) {
-		w = 0;
-		memcpy(&w, p + i, len - i < 8 ? len - i : 8);
-		lane[0] = mix(lane[0], w);
+	for (int k = 0; k < 4; k++) {
+		memcpy(&w, p + 8 * k, 8);
+		d->lane[k] = mix(d->lane[k], w);
 	}
-	w = mix(mix(mix(mix(len, lane[0]), lane[1]), lane[2]), lane[3]);
+}
+
+static void digest_add(struct digest *d, const char *p, size_t n)
+{
+	d->len += n;
+	if (d->npart) {
+		size_t take = n < 32 - d->npart ? n : 32 - d->npart;
+		memcpy(d->part + d->npart, p, take);
+		d->npart += take;
+		p += take;
+		n -= take;
+		if (d->npart < 32)
+			return;
+		digest_step(d, d->part);
+		d->npart = 0;
+	}
+	for (; n >= 32; p += 32, n -= 32)
+		digest_step(d, p);
+	memcpy(d->part, p, n);
+	d->npart = n;
+}
+
+static uint64_t digest_end(struct digest *d)
+{
+	uint64_t w;
+
+	memset(d->part + d->npart, 0, 32 - d->npart);
+	digest_step(d, d->part);
+	w = mix(mix(mix(mix(d->len, d->lane[0]), d->lane[1]), d->lane[2]), d->lane[3]);
 	return w ? w : 1;
 }
 
 /*
- * Where the tag lines are: git writes packed-refs sorted, so they make one
- * block (their peel lines among them) that ends the file unless a ref
- * sorts after refs/tags.  The block's start, or false when the file has
- * no such last block.
+ * Where the tag lines start: git writes packed-refs sorted, so they make
+ * one block (their peel lines among them), which ends the file unless a
+ * ref sorts after refs/tags (the parse checks that).  The offset of the
+ * first tag line in [text, text + len), or false.
  */
-static bool tag_block(const char *map, size_t size, size_t *start)
+static bool tag_start(const char *text, size_t len, size_t from, size_t *start)
 {
-	const char *p = size > 51 ? memmem(map, size, " refs/tags/", 11) : NULL;
-	const char *last;
-	size_t end = size;
+	const char *p = len > from ? memmem(text + from, len - from, " refs/tags/", 11) : NULL;
 
-	if (!p || p - map < 40 || (p - map > 40 && p[-41] != '\n'))
+	if (!p || p - text < 40 || (p - text > 40 && p[-41] != '\n'))
 		return false;
-	*start = (size_t)(p - 40 - map);
-	if (map[end - 1] == '\n')
-		end--;
-	last = memrchr(map + *start, '\n', end - *start);
-	last = last ? last + 1 : map + *start;
-	return *last == '^' || tag_line(last, (size_t)(map + end - last));
+	*start = (size_t)(p - 40 - text);
+	return true;
 }
 
 /*
@@ -173,35 +198,92 @@ static int parse_packed(struct refread *r, char *text, size_t size)
 	return 0;
 }
 
+/* read(2) until n bytes or the end: the count, or -1. */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
 /*
- * packed-refs, mapped in one go and copied to r->text, where the names
- * live.  Its tag lines' digest is that of the block they make (0 when
- * they make none, or other lines are among them); when it is the caller's,
- * only the lines before the block are copied and parsed: the others of
- * 6,700 tags cost most of a quick answer.
+ * Do packed-refs' tag lines still have the digest known?  The file streams
+ * through one small buffer: on virtual machines the first touch of each
+ * page costs microseconds, and 6,700 tags fill 170 pages.  The lines before
+ * the tags (the other refs) are kept in *head.
+ */
+static bool tags_unchanged(const char *path, uint64_t known, struct sbuf *head, size_t *start)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[32 << 10];
+	struct digest d;
+	bool found = false;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return false;
+	while (!found && (n = read_full(fd, buf, sizeof(buf))) > 0) {
+		size_t from = head->len > 50 ? head->len - 50 : 0;
+		sbuf_add(head, buf, (size_t)n);
+		found = tag_start(head->buf, head->len, from, start);
+	}
+	if (found) {
+		digest_init(&d);
+		digest_add(&d, head->buf + *start, head->len - *start);
+		while ((n = read_full(fd, buf, sizeof(buf))) > 0)
+			digest_add(&d, buf, (size_t)n);
+	}
+	close(fd);
+	return found && n == 0 && digest_end(&d) == known;
+}
+
+/*
+ * packed-refs, into r->text, where the names live.  When its tag lines
+ * still have the digest known, only the lines before them are kept and
+ * parsed; else all of it, and r->tag_digest is that of the tag lines' block
+ * (0 when they make none: other refs among or after them).
  */
 static int read_packed(struct refread *r, uint64_t known)
 {
 	char *path = xstrfmt("%s/packed-refs", r->gitdir);
-	size_t size = 0, start = 0, copy;
-	const char *map = file_map(path, &size);
+	struct sbuf head = SBUF_INIT;
+	size_t size = 0, start = 0;
 	bool block;
 	int ret;
 
+	if (known && tags_unchanged(path, known, &head, &start)) {
+		free(path);
+		r->tags_known = true;
+		r->tag_digest = known;
+		head.buf[start] = '\0';
+		r->text = head.buf;     /* now r's */
+		return parse_packed(r, r->text, start);
+	}
+	sbuf_free(&head);
+	r->text = file_read(path, &size);
 	free(path);
-	if (!map)
+	if (!r->text)
 		return 0;
-	block = tag_block(map, size, &start);
-	r->tag_digest = block ? digest(map + start, size - start) : 0;
-	r->tags_known = block && known && r->tag_digest == known;
-	copy = r->tags_known ? start : size;
-	r->text = xmalloc(copy + 1);
-	memcpy(r->text, map, copy);
-	r->text[copy] = '\0';
-	file_unmap(map, size);
-	if ((ret = parse_packed(r, r->text, copy)) || r->tags_known || !block)
+	block = tag_start(r->text, size, 0, &start);
+	if (block) {
+		struct digest d;
+		digest_init(&d);
+		digest_add(&d, r->text + start, size - start);
+		r->tag_digest = digest_end(&d);
+	}
+	if ((ret = parse_packed(r, r->text, size)) || !block)
 		return ret;
-	/* other refs among the tags: no block, no digest to trust */
+	/* other refs among or after the tags: no block, no digest to trust */
 	for (size_t i = 0; i < r->packed.nr; i++)
 		if (r->packed.v[i].name >= r->text + start &&
 		    strncmp(r->packed.v[i].name, "refs/tags/", 10))

@@ -24,6 +24,15 @@ char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void prefault(void *p, size_t n);
 
+/*
+ * n zeroed bytes in a mapping of their own, on transparent huge pages
+ * where the system gives them: one fault per 2 MiB, where a virtual
+ * machine's first touch of each 4 KiB page costs microseconds.  Undo with
+ * huge_free(p, n).
+ */
+void *huge_calloc(size_t n);
+void huge_free(void *p, size_t n);
+
 /* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p + n). */
 void hint_huge(void *p, size_t n);
 
@@ -79,14 +88,6 @@ bool path_is_file(const char *path);
  * NULL when it cannot be opened.  An empty file gives "".  Caller frees.
  */
 char *file_read(const char *path, size_t *len);
-
-/*
- * A regular file mapped read-only (*len: its length), or NULL when it
- * cannot be opened, is not a regular file or cannot be mapped.  Not
- * NUL-terminated.  Undo with file_unmap(map, *len).
- */
-const char *file_map(const char *path, size_t *len);
-void file_unmap(const char *map, size_t len);
 
 /* Big-endian numbers, as git's binary formats store them. */
 static inline uint32_t get_be32(const unsigned char *p)
