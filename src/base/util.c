@@ -187,8 +187,7 @@ void prefault(void *p, size_t n)
 	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
 	uintptr_t end = ((uintptr_t)p + n) & ~(page - 1);
 
-	/* from 64 pages on, one call costs less than the faults */
-	if (n >= 256u << 10 && end > start)
+	if (n >= 1u << 20 && end > start)
 		madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }
 

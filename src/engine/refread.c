@@ -428,28 +428,6 @@ static void list_top(struct refread *r)
 	}
 }
 
-/* Could a file dir/name exist?  Its first component must be in dir's listing. */
-static bool may_exist(const struct refread_list *listing, const char *name)
-{
-	size_t k = strcspn(name, "/"), lo = 0, hi = listing->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *v = listing->v[mid].name;
-		int c = strncmp(v, name, k);
-
-		if (!c && v[k])
-			c = 1;              /* v is longer: it sorts after */
-		if (!c)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 /* Is gitdir/prefix/name a file?  Asked only where a listing says it may be. */
 static bool file_in(const char *gitdir, const char *prefix, const char *name)
 {
@@ -458,34 +436,6 @@ static bool file_in(const char *gitdir, const char *prefix, const char *name)
 
 	free(path);
 	return yes;
-}
-
-/*
- * Two directory listings rule out the files for most tags: a stat for
- * each would cost more than the rest of a quick answer.  No allocation
- * but the answer for the common name (6,700 tags at every quick query).
- */
-const char *refread_short_of(struct refread *r, const char *refname)
-{
-	const char *name = refname + strlen("refs/tags/");
-	size_t n = strlen(name);
-	char buf[256], *ref = n + 6 <= sizeof(buf) ? buf : xmalloc(n + 6);
-	bool ambiguous;
-
-	list_top(r);
-	memcpy(ref, "refs/", 5);
-	memcpy(ref + 5, name, n + 1);
-	ambiguous = is_packed(r, ref) ||
-		    (may_exist(&r->top_refs, name) && file_in(r->gitdir, "refs/", name)) ||
-		    (may_exist(&r->top_files, name) && file_in(r->gitdir, "", name));
-	if (ref != buf)
-		free(ref);
-	return ambiguous ? refname + strlen("refs/") : name;
-}
-
-char *refread_short_name(struct refread *r, const char *refname)
-{
-	return xstrdup(refread_short_of(r, refname));
 }
 
 /* The first of names[0..n) (sorted) not before key. */
@@ -564,6 +514,14 @@ void refread_short_names(struct refread *r, const char **names, size_t n)
 	for (i = 0; i < n; i++)
 		names[i] += ambiguous[i] ? 5 : 10;
 	free(ambiguous);
+}
+
+const char *refread_short_of(struct refread *r, const char *refname)
+{
+	const char *name = refname;
+
+	refread_short_names(r, &name, 1);
+	return name;
 }
 
 bool refread_exists(struct refread *r, const char *refname)

@@ -74,11 +74,9 @@ bool refread_exists(struct refread *r, const char *refname);
 /*
  * The name git name-rev --tags --name-only prints for the tag refname:
  * shorten_unambiguous_ref() drops "refs/tags/" unless "refs/<name>" or a
- * top-level file "<name>" exists, then it keeps "tags/" (caller frees).
+ * top-level file "<name>" exists, then it keeps "tags/".  Borrowed: a
+ * suffix of refname.
  */
-char *refread_short_name(struct refread *r, const char *refname);
-
-/* The same, borrowed: a suffix of refname ("tags/..." or what follows it). */
 const char *refread_short_of(struct refread *r, const char *refname);
 
 /*
