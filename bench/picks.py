@@ -26,6 +26,17 @@
       picked and N not, default 60): the share of each whose verdict is a
       stable candidate, and candidate-or-possible.
 
+  bench/picks.py train REPO PATCHVER [LIST]
+      fits the score of "possibly a fix" (src/stable/fixclass.c): runs the
+      audit with PATCHVER_AUDIT_ALL=1 (every commit judged needed or not),
+      takes the tuning half's commits without a word that are needed in
+      2.6.34 and have a scored shape, fits a logistic regression of "picked"
+      on their features (JSON "features"; 2,000 steps of gradient descent
+      from zero, rate 3, L2 0.001), and sets the threshold where the tuning
+      half's not-picked commits among candidates and possible ones (with a
+      sign of a fix) reach 19.5%.  Prints the weights as fixclass.c holds
+      them (hundredths), and what they give on both halves.
+
   bench/picks.py falses REPO PATCHVER [N]
       N (default 30) seeded "false" stable candidates of the report half
       (not picked, yet candidates), with subject and reason, for a hand check.
@@ -222,6 +233,59 @@ def signals(repo, half, listfile):
         print(f"  {name:36s} recall {pct(a, len(p))}  false {pct(b, len(q))}")
 
 
+def train(repo, pv, listfile, budget=0.195):
+    import math
+    picks = read_list(listfile)
+    env = dict(os.environ, PATCHVER_AUDIT_ALL="1")
+    out = subprocess.run([pv, "-C", repo, "--audit", "v2.6.34..v2.6.35", "--series", "2.6.34",
+                          "--json"], capture_output=True, text=True, env=env).stdout
+    rows = {c["commit"]: c for c in json.loads(out)["audit"]["commits"]}
+
+    def needed(s):
+        return rows[s]["series"]["2.6.34"]["needed"] == "yes"
+
+    def cand(s):
+        return rows[s]["class"] == "fix" and needed(s)
+
+    # commits without a word, with a scored shape (features listed), needed
+    pool = sorted(s for s in picks if s in rows and rows[s]["class"] != "fix" and
+                  rows[s]["features"] and needed(s))
+    keys = sorted({k for s in pool for k in rows[s]["features"]})
+    ix = {k: i + 1 for i, k in enumerate(keys)}          # 0: the bias
+    act = {s: [0] + [ix[k] for k in rows[s]["features"]] for s in pool}
+    data = [(act[s], 1.0 if picks[s][0] else 0.0) for s in pool if picks[s][1] == "t"]
+    w = [0.0] * (len(keys) + 1)
+    for _ in range(2000):
+        g = [0.0] * len(w)
+        for a, y in data:
+            z = max(-30.0, min(30.0, sum(w[i] for i in a)))
+            d = 1.0 / (1.0 + math.exp(-z)) - y
+            for i in a:
+                g[i] += d
+        for i in range(len(w)):
+            w[i] -= 3.0 * (g[i] / len(data) + 0.001 * w[i])
+    wi = [round(x * 100) for x in w]
+    score = {s: sum(wi[i] for i in act[s]) for s in pool}
+    signed = {s for s in pool if rows[s]["signals"]}
+    tn = [s for s, v in picks.items() if v[1] == "t" and not v[0] and s in rows]
+    base = sum(1 for s in tn if cand(s))
+    threshold = None
+    for th in sorted({score[s] for s in signed}, reverse=True):
+        f = base + sum(1 for s in signed if picks[s][1] == "t" and not picks[s][0] and score[s] >= th)
+        if f / len(tn) > budget:
+            break
+        threshold = th
+    print(f"# {len(data)} tuning commits, {sum(y for _, y in data):.0f} picked")
+    print(f"#define FIXSCORE_BIAS ({wi[0]})")
+    for k in keys:
+        print(f"\t{{ \"{k}\", {wi[ix[k]]} }},")
+    print(f"#define FIXSCORE_POSSIBLE ({threshold})")
+    rates("candidate or possible (needed), refit", picks, None,
+          lambda s: s in rows and (cand(s) or (s in signed and score[s] >= threshold)))
+    rates("candidate or possible (needed), as built", picks, None,
+          lambda s: s in rows and rows[s]["class"] in ("fix", "possible-fix") and needed(s))
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     default = os.path.join(here, "picks-2.6.35.txt")
@@ -237,6 +301,8 @@ def main():
     elif cmd == "triage":
         triage(repo, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 60,
                sys.argv[5] if len(sys.argv) > 5 else default)
+    elif cmd == "train":
+        train(repo, sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else default)
     elif cmd == "falses":
         falses(repo, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 30, default)
     else:

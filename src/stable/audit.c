@@ -244,17 +244,37 @@ static void index_series(struct audit *a, struct stable_series *s)
 		qsort(s->pids, s->npids, sizeof(*s->pids), cmp_pid);
 }
 
+/* The text cached under key (a path, or a directory's key), or false. */
+static bool text_cached(const struct stable_series *s, const char *key, const char **text)
+{
+	for (size_t i = 0; i < s->ntexts; i++)
+		if (!strcmp(s->paths[i], key)) {
+			*text = s->texts[i];
+			return true;
+		}
+	return false;
+}
+
+static const char *text_remember(struct stable_series *s, const char *key, char *text)
+{
+	s->paths = xgrow(s->paths, &s->atexts, s->ntexts + 1, sizeof(*s->paths));
+	s->texts = xrealloc(s->texts, s->atexts * sizeof(*s->texts));
+	s->paths[s->ntexts] = xstrdup(key);
+	s->texts[s->ntexts++] = text;
+	return text;
+}
+
 /* The text of path in vX.Y (cached), or NULL when vX.Y has no such file. */
 static const char *base_text(struct audit *a, struct stable_series *s, const char *path)
 {
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
 	git_blob *blob = NULL;
+	const char *known;
 	char *text = NULL;
 
-	for (size_t i = 0; i < s->ntexts; i++)
-		if (!strcmp(s->paths[i], path))
-			return s->texts[i];
+	if (text_cached(s, path, &known))
+		return known;
 	/* the DAG has vX.Y's tree already: no commit to read */
 	if (git_tree_lookup(&tree, a->h->repo, &a->h->dag.trees[s->base]) == 0 &&
 	    git_tree_entry_bypath(&e, tree, path) == 0 &&
@@ -264,11 +284,57 @@ static const char *base_text(struct audit *a, struct stable_series *s, const cha
 	git_blob_free(blob);
 	git_tree_entry_free(e);
 	git_tree_free(tree);
-	s->paths = xgrow(s->paths, &s->atexts, s->ntexts + 1, sizeof(*s->paths));
-	s->texts = xrealloc(s->texts, s->atexts * sizeof(*s->texts));
-	s->paths[s->ntexts] = xstrdup(path);
-	s->texts[s->ntexts++] = text;
-	return text;
+	return text_remember(s, path, text);
+}
+
+/* A directory's files are read up to this much for code that moved. */
+#define SIBLINGS_MAX (4u << 20)
+
+/*
+ * The files of path's directory in vX.Y, one after the other (cached),
+ * for a file vX.Y does not have: code is often split out of a file of the
+ * same directory before it is fixed (iwlwifi's iwl-agn-tx.c came from
+ * iwl-tx.c in 2.6.35), and git blame -C would follow it there.  A line
+ * of \001 separates the files, so no block is found across two of them.
+ */
+static const char *base_siblings(struct audit *a, struct stable_series *s, const char *path)
+{
+	const char *slash = strrchr(path, '/'), *known;
+	char *dir = xstrndup(path, slash ? (size_t)(slash - path) : 0);
+	char *key = xstrfmt("\001%s", dir);
+	git_tree *tree = NULL, *sub = NULL;
+	git_tree_entry *e = NULL;
+	struct sbuf all = SBUF_INIT;
+
+	if (text_cached(s, key, &known))
+		goto out;
+	if (git_tree_lookup(&tree, a->h->repo, &a->h->dag.trees[s->base]) < 0)
+		goto done;
+	if (!*dir)
+		sub = tree, tree = NULL;
+	else if (git_tree_entry_bypath(&e, tree, dir) < 0 ||
+		 git_tree_lookup(&sub, a->h->repo, git_tree_entry_id(e)) < 0)
+		goto done;
+	for (size_t i = 0; i < git_tree_entrycount(sub) && all.len < SIBLINGS_MAX; i++) {
+		const git_tree_entry *f = git_tree_entry_byindex(sub, i);
+		git_blob *blob;
+		if (git_tree_entry_type(f) != GIT_OBJECT_BLOB ||
+		    git_blob_lookup(&blob, a->h->repo, git_tree_entry_id(f)) < 0)
+			continue;
+		sbuf_add(&all, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+		sbuf_adds(&all, "\n\001\n");
+		git_blob_free(blob);
+	}
+done:
+	git_error_clear();
+	git_tree_entry_free(e);
+	git_tree_free(sub);
+	git_tree_free(tree);
+	known = text_remember(s, key, all.buf);
+out:
+	free(key);
+	free(dir);
+	return known;
 }
 
 /* A run of removed lines, or a whole hunk's preimage, found in vX.Y's file? */
@@ -329,6 +395,8 @@ static char preimage_in_base(struct audit *a, struct stable_series *s, const cha
 		if (!strncmp(p, "--- a/", 6)) {
 			char *path = xstrndup(p + 6, len - 6);
 			text = base_text(a, s, path);
+			if (!text)
+				text = base_siblings(a, s, path);
 			if (verdict == '?')
 				verdict = 'n';
 			free(path);
@@ -420,7 +488,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 {
 	const struct tag_table *tt = &a->h->tags;
 
-	if (r->fix.cls == FIXCLASS_NOT_FIX) {
+	if (r->fix.cls == FIXCLASS_NOT_FIX && !a->o->needed_all) {
 		cell->needed = 'x';
 		cell->needed_why = xstrdup(r->fix.reason);
 		return;
@@ -590,7 +658,8 @@ static int read_rows(struct audit *a)
 
 		if (ret)
 			return ret;
-		fixclass_judge(&r->fix, &t.fixp, 1, &t.ev, released, &rc);
+		fixclass_judge(&r->fix, &t.fixp, 1, fixclass_late(&a->h->tags, rc.fix_first), &t.ev,
+			       released, &rc);
 		r->mark = mark_of(&r->fix);
 		snprintf(r->hint, sizeof(r->hint), "%s", t.ev.cc_hint);
 		r->subject = history_subject(a->h, r->commit);

@@ -155,9 +155,36 @@ static bool has_trailer(const char *message, const char *name)
 	return false;
 }
 
+/* A bug tracker's entry: "bugzilla", "show_bug", "launchpad", "bug #12", "Bug 15422". */
+static bool bug_link(const char *message)
+{
+	static const char *const trackers[] = {
+		"bugzilla", "show_bug", "bugs.", "launchpad", "bug #", NULL,
+	};
+	char *low = xstrdup(message);
+	bool yes = false;
+
+	for (char *p = low; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	for (size_t i = 0; trackers[i] && !yes; i++)
+		yes = strstr(low, trackers[i]) != NULL;
+	for (const char *p = low; !yes && (p = strstr(p, "bug")); p += 3) {
+		const char *q = p + 3;
+		size_t digits = 0;
+		while (isspace((unsigned char)*q))
+			q++;
+		while (isdigit((unsigned char)q[digits]))
+			digits++;
+		yes = digits >= 3;
+	}
+	free(low);
+	return yes;
+}
+
 /* What the diff does, file by file. */
 struct diff_shape {
 	size_t files, docs, maintainers, documentation, defconfigs, new_files, deleted, renamed, top_makefile, staging;
+	size_t tools, boards, build_files;
 	size_t added, removed, lines;       /* lines: of the hunks, with context */
 	size_t id_lines;            /* added lines with a device id mark */
 	bool version_only;          /* the top Makefile's changed lines are version lines */
@@ -188,8 +215,18 @@ static bool marks(const char *line, size_t len, const char *const *list)
 	return false;
 }
 
+/* arch/arm/mach-omap2/..., arch/sh/boards/... are not: arch/X/mach-* and plat-* only */
+static bool board_path(const char *path)
+{
+	const char *p = !strncmp(path, "arch/", 5) ? strchr(path + 5, '/') : NULL;
+
+	return p && (!strncmp(p + 1, "mach-", 5) || !strncmp(p + 1, "plat-", 5));
+}
+
 static void shape_file(struct diff_shape *d, const char *path)
 {
+	const char *base = strrchr(path, '/');
+
 	d->files++;
 	d->docs += doc_path(path);
 	d->maintainers += !strcmp(path, "MAINTAINERS");
@@ -197,6 +234,10 @@ static void shape_file(struct diff_shape *d, const char *path)
 	d->defconfigs += strstr(path, "defconfig") != NULL;
 	d->top_makefile += !strcmp(path, "Makefile");
 	d->staging += !strncmp(path, "drivers/staging/", 16);
+	d->tools += !strncmp(path, "tools/", 6);
+	d->boards += board_path(path);
+	d->build_files += strstr(base ? base + 1 : path, "Kconfig") || strstr(base ? base + 1 : path, "Makefile") ||
+			  strstr(base ? base + 1 : path, "Kbuild");
 }
 
 static void read_shape(struct diff_shape *d, const char *diff)
@@ -343,6 +384,11 @@ static unsigned signals_of(const struct patch *p, const struct diff_shape *d, ch
 		s |= FIXSIG_REPORTED;
 	if (marks(body, strlen(body), oops_marks))
 		s |= FIXSIG_OOPS;
+	if (has_trailer(p->message ? p->message : "", "Tested-by:") ||
+	    has_trailer(p->message ? p->message : "", "Reported-and-tested-by:"))
+		s |= FIXSIG_TESTED;
+	if (bug_link(p->message ? p->message : ""))
+		s |= FIXSIG_BUG_LINK;
 	/* a few added id lines, nothing much else */
 	if ((d->id_lines && d->added <= 40 && d->removed <= d->added && !d->new_files) ||
 	    (says(words, strlen(words), (const char *const[]){ "quirk*", "id", "ids", NULL },
@@ -352,10 +398,17 @@ static unsigned signals_of(const struct patch *p, const struct diff_shape *d, ch
 	return s;
 }
 
-static char *reason_not_fix(enum fix_shape shape, const struct diff_shape *d,
-			    const char *cleanup, const char *feature)
+/* Shapes that say "not a fix" whatever the signs, short of a word. */
+static bool shape_final(enum fix_shape shape)
 {
-	switch (shape) {
+	return shape != FIXSHAPE_CODE && shape != FIXSHAPE_LARGE && shape != FIXSHAPE_STAGING &&
+	       shape != FIXSHAPE_CLEANUP && shape != FIXSHAPE_FEATURE;
+}
+
+static char *reason_shape(const struct fix_verdict *v, const struct diff_shape *d,
+			  const char *cleanup, const char *feature)
+{
+	switch (v->shape) {
 	case FIXSHAPE_MERGE:
 		return xstrdup("a merge");
 	case FIXSHAPE_EMPTY:
@@ -382,24 +435,54 @@ static char *reason_not_fix(enum fix_shape shape, const struct diff_shape *d,
 	case FIXSHAPE_CLEANUP:
 		return xstrfmt("a cleanup (\"%s\" in the subject)", cleanup);
 	case FIXSHAPE_FEATURE:
-		return xstrfmt("a feature or rework (\"%s\" in the subject, no sign of a fix)", feature);
+		return xstrfmt("a feature or rework (\"%s\" in the subject%s)", feature,
+			       v->signals ? "" : ", no sign of a fix");
 	case FIXSHAPE_CODE:
 		break;
 	}
-	return xstrdup("no sign of a fix (no Cc: stable, Fixes:, named culprit, fix words, "
+	return xstrdup(v->signals ? "too little sign of a fix" :
+		       "no sign of a fix (no Cc: stable, Fixes:, named culprit, fix words, "
 		       "report or oops)");
+}
+
+static char *reason_possible(unsigned signals, const char *why);
+
+/* The shape's reason; with signs, what they scored against it. */
+static char *reason_not_fix(const struct fix_verdict *v, const struct diff_shape *d,
+			    const char *why, const char *cleanup, const char *feature)
+{
+	char *shape = reason_shape(v, d, cleanup, feature), *signs, *reason;
+
+	if (shape_final(v->shape) || !v->signals)
+		return shape;
+	signs = reason_possible(v->signals, why);
+	reason = xstrfmt("%s; its signs (%s) score %d, a possible fix %d", shape, signs,
+			 v->score, FIXSCORE_POSSIBLE);
+	free(signs);
+	free(shape);
+	return reason;
 }
 
 /* "\"fix\" in the subject, a Reported-by:, an oops quoted" */
 static char *reason_possible(unsigned signals, const char *why)
 {
+	static const struct {
+		unsigned bit;
+		const char *text;
+	} signs[] = {
+		{ FIXSIG_REPORTED, "a Reported-by:" },
+		{ FIXSIG_OOPS, "an oops quoted" },
+		{ FIXSIG_TESTED, "a Tested-by:" },
+		{ FIXSIG_BUG_LINK, "a bug tracker's entry" },
+		{ FIXSIG_DEVICE_ID, "a device id or quirk added" },
+		{ FIXSIG_LATE, "merged after -rc1" },
+	};
 	struct sbuf sb = SBUF_INIT;
 
 	sbuf_adds(&sb, why);
-	if (signals & FIXSIG_REPORTED)
-		sbuf_addf(&sb, "%sa Reported-by:", sb.len ? ", " : "");
-	if (signals & FIXSIG_OOPS)
-		sbuf_addf(&sb, "%san oops quoted", sb.len ? ", " : "");
+	for (size_t i = 0; i < sizeof(signs) / sizeof(signs[0]); i++)
+		if (signals & signs[i].bit)
+			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", signs[i].text);
 	return sb.buf ? sb.buf : xstrdup("");
 }
 
@@ -451,7 +534,8 @@ static bool word_stands(const struct fix_verdict *v)
 	case FIXWORD_NONE:
 		return true;
 	case FIXWORD_MENTION:
-		return v->shape == FIXSHAPE_CODE && (v->signals & ~FIXSIG_DEVICE_ID);
+		return v->shape == FIXSHAPE_CODE &&
+		       (v->signals & (FIXSIG_SUBJECT | FIXSIG_BODY | FIXSIG_REPORTED | FIXSIG_OOPS));
 	case FIXWORD_FIXES:
 	case FIXWORD_NAMED:
 	case FIXWORD_REVERT:
@@ -462,7 +546,86 @@ static bool word_stands(const struct fix_verdict *v)
 	       v->shape != FIXSHAPE_VERSION && v->shape != FIXSHAPE_CLEANUP;
 }
 
-void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned nparents,
+/*
+ * The score's weights (hundredths), fitted by logistic regression on the
+ * tuning half of the 2.6.35 cycle: of its commits without a word, needed
+ * in 2.6.34, which 2.6.34.y took (`bench/picks.py train`, which prints
+ * this table).  FIXSCORE_POSSIBLE is where the not-picked commits of the
+ * tuning half in the candidate classes reach 19.5%.  A sign of a fix
+ * raises the score; a shape that stable seldom takes without a word
+ * lowers it.
+ */
+#define FIXSCORE_BIAS (-317)
+static const struct {
+	const char *key;
+	int weight;
+} fix_features[FIXFEAT_COUNT] = {
+	[FIXFEAT_LATE] = { "merged-after-rc1", 76 },
+	[FIXFEAT_SUBJECT_FIX] = { "subject-fix", 31 },
+	[FIXFEAT_SUBJECT_OTHER] = { "subject-fix-word", 39 },
+	[FIXFEAT_FAILURE] = { "failure-described", 45 },
+	[FIXFEAT_REPORTED] = { "reported-by", -24 },
+	[FIXFEAT_DEVICE_ID] = { "device-id", 72 },
+	[FIXFEAT_TESTED] = { "tested-by", 46 },
+	[FIXFEAT_BUG_LINK] = { "bug-tracker", 89 },
+	[FIXFEAT_LARGE] = { "over-100-lines", -141 },
+	[FIXFEAT_STAGING] = { "staging-only", -62 },
+	[FIXFEAT_CLEANUP] = { "cleanup-words", -83 },
+	[FIXFEAT_FEATURE] = { "feature-words", -60 },
+	[FIXFEAT_LINES_10] = { "lines-up-to-10", -6 },
+	[FIXFEAT_LINES_30] = { "lines-11-to-30", -62 },
+	[FIXFEAT_LINES_100] = { "lines-31-to-100", -78 },
+	[FIXFEAT_ONE_FILE] = { "one-file", -63 },
+	[FIXFEAT_TOOLS] = { "tools-only", -28 },
+	[FIXFEAT_BOARD] = { "board-only", -45 },
+	[FIXFEAT_BUILD_FILES] = { "build-files-only", -25 },
+};
+
+static unsigned features_of(const struct fix_verdict *v, const struct diff_shape *d,
+			    const char *words)
+{
+	static const char *const fix_stem[] = { "fix*", NULL };
+	char found[64];
+	unsigned f = 0;
+	bool fix = says(words, strlen(words), fix_stem, NULL, found, sizeof(found));
+
+#define FEAT(cond, bit) (f |= (cond) ? 1u << (bit) : 0)
+	FEAT(v->signals & FIXSIG_LATE, FIXFEAT_LATE);
+	FEAT(fix, FIXFEAT_SUBJECT_FIX);
+	FEAT(!fix && (v->signals & FIXSIG_SUBJECT), FIXFEAT_SUBJECT_OTHER);
+	FEAT(v->signals & FIXSIG_BODY, FIXFEAT_FAILURE);
+	FEAT(v->signals & FIXSIG_REPORTED, FIXFEAT_REPORTED);
+	FEAT(v->signals & FIXSIG_DEVICE_ID, FIXFEAT_DEVICE_ID);
+	FEAT(v->signals & FIXSIG_TESTED, FIXFEAT_TESTED);
+	FEAT(v->signals & FIXSIG_BUG_LINK, FIXFEAT_BUG_LINK);
+	FEAT(v->shape == FIXSHAPE_LARGE, FIXFEAT_LARGE);
+	FEAT(v->shape == FIXSHAPE_STAGING, FIXFEAT_STAGING);
+	FEAT(says(words, strlen(words), cleanup_words, cleanup_phrases, found, sizeof(found)) &&
+	     !says(words, strlen(words), failure_words, failure_phrases, found, sizeof(found)),
+	     FIXFEAT_CLEANUP);
+	FEAT(says(words, strlen(words), feature_words, NULL, found, sizeof(found)), FIXFEAT_FEATURE);
+	FEAT(d->lines <= 10, FIXFEAT_LINES_10);
+	FEAT(d->lines > 10 && d->lines <= 30, FIXFEAT_LINES_30);
+	FEAT(d->lines > 30 && d->lines <= 100, FIXFEAT_LINES_100);
+	FEAT(d->files == 1, FIXFEAT_ONE_FILE);
+	FEAT(d->files && d->tools == d->files, FIXFEAT_TOOLS);
+	FEAT(d->files && d->boards == d->files, FIXFEAT_BOARD);
+	FEAT(d->files && d->build_files == d->files, FIXFEAT_BUILD_FILES);
+#undef FEAT
+	return f;
+}
+
+static int score_of(unsigned features)
+{
+	int score = FIXSCORE_BIAS;
+
+	for (unsigned i = 0; i < FIXFEAT_COUNT; i++)
+		if (features & (1u << i))
+			score += fix_features[i].weight;
+	return score;
+}
+
+void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned nparents, bool late,
 		    const struct evidence_list *ev, fix_released_fn *released, void *ctx)
 {
 	const char *subject = p->subject ? p->subject : "";
@@ -473,7 +636,7 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 	memset(out, 0, sizeof(*out));
 	read_shape(&d, p->diff ? p->diff : "");
 	out->shape = shape_of(&d, nparents);
-	out->signals = signals_of(p, &d, why, sizeof(why));
+	out->signals = signals_of(p, &d, why, sizeof(why)) | (late ? FIXSIG_LATE : 0);
 	/* "rename causes kernel Oops" is no cleanup */
 	if (out->shape == FIXSHAPE_CODE &&
 	    says(words, strlen(words), cleanup_words, cleanup_phrases, cleanup, sizeof(cleanup)) &&
@@ -493,21 +656,32 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 					  out->word_commit == DAG_NONE || released(ctx, out->word_commit));
 		return;
 	}
-	if (out->shape == FIXSHAPE_CODE && (out->signals & FIXSIG_DEVICE_ID)) {
-		out->cls = FIXCLASS_POSSIBLE;
-		out->reason = xstrdup("adds a device id or quirk");
-		return;
+	if (!shape_final(out->shape)) {
+		out->features = features_of(out, &d, words);
+		out->score = score_of(out->features);
 	}
-	if (out->shape == FIXSHAPE_CODE && (out->signals & ~FIXSIG_DEVICE_ID)) {
+	/* a score without a sign of a fix is only the shape's: no fix */
+	if (!shape_final(out->shape) && out->signals && out->score >= FIXSCORE_POSSIBLE) {
 		out->cls = FIXCLASS_POSSIBLE;
-		out->reason = reason_possible(out->signals, why);
+		out->reason = out->signals & FIXSIG_DEVICE_ID ? xstrdup("adds a device id or quirk") :
+			      reason_possible(out->signals, why);
 		return;
 	}
 	if (out->shape == FIXSHAPE_CODE &&
 	    says(words, strlen(words), feature_words, NULL, feature, sizeof(feature)))
 		out->shape = FIXSHAPE_FEATURE;
 	out->cls = FIXCLASS_NOT_FIX;
-	out->reason = reason_not_fix(out->shape, &d, cleanup, feature);
+	out->reason = reason_not_fix(out, &d, why, cleanup, feature);
+}
+
+bool fixclass_late(const struct tag_table *t, uint32_t first)
+{
+	const struct kver *v;
+
+	if (first == UINT32_MAX)
+		return false;
+	v = &t->v[first].ver;
+	return !kver_is_stable(v) && v->rc != 1;
 }
 
 bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_t fix_first)
@@ -559,7 +733,7 @@ const char *fixsig_key(unsigned bit)
 {
 	static const char *const keys[FIXSIG_COUNT] = {
 		"subject-fix-words", "failure-described", "reported-by", "oops-quoted",
-		"device-id",
+		"device-id", "tested-by", "bug-tracker", "merged-after-rc1",
 	};
 	for (unsigned i = 0; i < FIXSIG_COUNT; i++)
 		if (bit == 1u << i)
@@ -579,4 +753,20 @@ void fixclass_json(struct json *j, const struct fix_verdict *v)
 			json_str(j, fixsig_key(1u << i));
 	json_arr_end(j);
 	json_kstr(j, "shape", fixshape_key(v->shape));
+	json_key(j, "score");
+	if (v->cls != FIXCLASS_FIX && v->features)
+		json_int(j, v->score);
+	else
+		json_null(j);
+	json_key(j, "features");
+	json_arr_begin(j);
+	for (unsigned i = 0; i < FIXFEAT_COUNT; i++)
+		if (v->features & (1u << i))
+			json_str(j, fix_features[i].key);
+	json_arr_end(j);
+}
+
+const char *fixfeat_key(enum fix_feature f)
+{
+	return f < FIXFEAT_COUNT ? fix_features[f].key : NULL;
 }

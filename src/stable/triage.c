@@ -437,7 +437,8 @@ static void classify(struct triage *t, struct history *h, struct contain *c)
 	uint32_t np;
 
 	dag_parents(&h->dag, t->fix, &np);
-	fixclass_judge(&t->fixv, &t->fixp, np, &t->ev, released, &rc);
+	fixclass_judge(&t->fixv, &t->fixp, np, fixclass_late(&h->tags, t->fix_first), &t->ev,
+		       released, &rc);
 }
 
 int triage_run(struct triage *t, struct history *h, struct contain *c,

@@ -17,6 +17,7 @@ struct audit_opts {
 	const char *range;          /* A..B */
 	const char *series;         /* "2.6.34" or "2.6.34,2.6.33" */
 	const char *only;           /* NULL, "missing", "possible", "present", "unneeded" */
+	bool needed_all;            /* judge "needed" for non-fixes too (measurement) */
 };
 
 /* 0, or an EXIT_* code. */
