@@ -16,6 +16,7 @@
 #   bz a bug tracker's entry                 possible
 #   ff "add a fixup table": a feature        not a fix (the score is low)
 #   sp splits fs/e.c out of fs/b.c; fe fixes fs/e.c: needed (the lines were in b.c)
+#   uf "use after free": a fix's phrase      possible ("use" is no feature word there)
 #   nw no sign at all, in the merge window   not a fix
 #   lt the same, merged after -rc1           possible (merged after -rc1)
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -91,6 +92,7 @@ ff=$(for i in $(seq 1 6); do sed -i "3a\\fs a fixup entry $i" fs/a.c; done
 	commit -am "fs: a: add a fixup table")
 sp=$(sed -n 1,4p fs/b.c > fs/e.c && sed -i 1,4d fs/b.c && git add fs/e.c && commit -am "fs: split e out of b")
 fe=$(line fs/e.c 2 "fs b line 2 fixed"; commit -am "fs: e: fix the lookup of long names")
+uf=$(line fs/c.c 11 "fs c line 11 changed"; commit -am "fs: c: use after free on unmount")
 nw=$(line fs/d.c 8 "fs d line 8 changed"; commit -am "fs: d: take the size from the inode")
 tag v2.6.32-rc1
 lt=$(line fs/d.c 10 "fs d line 10 changed"; commit -am "fs: d: take the size from the superblock")
@@ -99,7 +101,7 @@ cd - >/dev/null || exit 1
 
 # --- the triage: class, reason, verdict
 j=$("$PATCHVER" -C "$r" --triage --json "$m" "$n" "$d" "$c" "$k" "$x" "$w" "$rv" "$u" "$e" "$s" "$b" "$h" \
-	"$tt" "$bz" "$ff" "$fe" "$nw" "$lt")
+	"$tt" "$bz" "$ff" "$fe" "$uf" "$nw" "$lt")
 expect_eq "$?" 0 "triage of every class: exit"
 cls() { jq -r --arg c "$1" '.results[] | select(.fix.commit == $c) |
 	"\(.class) \(.fix_class.class) \(.fix_class.fix_word // "-")"' <<<"$j"; }
@@ -153,6 +155,9 @@ expect_eq "$(field "$c" .fix_class.score)" \
 	"null" "a fix by its word has no score"
 # (the triage's blame, like git blame without -C, stops at the split)
 expect_eq "$(cls "$fe" | cut -d' ' -f2)" "possible-fix" "a fix of split-out code: class"
+expect_eq "$(cls "$uf")" "possible-stable-candidate possible-fix -" "use after free: class"
+expect_eq "$(field "$uf" '.fix_class.features | join(",")')" "subject-fix-word,lines-up-to-10,one-file" \
+	"use after free: no feature word in a fix's phrase"
 expect_eq "$(cls "$nw")" "not-a-fix not-a-fix -" "no sign, merge window: class"
 expect_contains "$(reason "$nw")" "no sign of a fix" "no sign, merge window: reason"
 expect_eq "$(cls "$lt")" "possible-stable-candidate possible-fix -" "merged after -rc1: class"
@@ -189,12 +194,12 @@ expect_eq "$(row "$fe")" "possible possible-fix yes" "audit: fs/e.c's lines were
 expect_contains "$(jq -r --arg c "$fe" '.audit.commits[] | select(.commit == $c) | .series["2.6.30"].needed_evidence' <<<"$j")" \
 	"the lines it changes are in v2.6.30" "audit: split-out code, the evidence"
 expect_eq "$(jq -r '.audit.summary["2.6.30"] | "\(.commits) \(.fixes) \(.possible_fixes) \(.not_a_fix) \(.possible_candidates)"' <<<"$j")" \
-	"19 5 5 9 5" "audit: counts by class"
+	"20 5 6 9 6" "audit: counts by class"
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.31..v2.6.32-rc1 --series 2.6.30 --only possible --json |
 	jq -r '[.audit.commits[].commit[0:12]] | sort | join(" ")')" \
-	"$(printf '%s\n' "${d:0:12}" "${w:0:12}" "${tt:0:12}" "${bz:0:12}" "${fe:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only possible"
+	"$(printf '%s\n' "${d:0:12}" "${w:0:12}" "${tt:0:12}" "${bz:0:12}" "${fe:0:12}" "${uf:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only possible"
 text=$("$PATCHVER" -C "$r" --audit v2.6.31..v2.6.32-rc1 --series 2.6.30)
 expect_contains "$text" "[p N-+] ${w:0:12} fs: c: fix a crash on unmount" "audit text: the possible flag"
 expect_contains "$text" "[- x- ] ${m:0:12} MAINTAINERS" "audit text: not a fix"
-expect_contains "$text" "possible candidates (looks like a fix, needed): 5; missing: 5" "audit text: summary"
+expect_contains "$text" "possible candidates (looks like a fix, needed): 6; missing: 6" "audit text: summary"
 finish

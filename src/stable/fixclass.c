@@ -114,6 +114,25 @@ static bool says(const char *text, size_t len, const char *const *list,
 	return yes;
 }
 
+/*
+ * A feature's word in the subject, not counting the words of a fix's
+ * phrase: "use after free" and "do not" add no feature.
+ */
+static bool says_feature(const char *words, char *found, size_t fsize)
+{
+	char *low = xstrdup(words);
+	bool yes;
+
+	for (char *p = low; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	for (size_t i = 0; fix_phrases[i]; i++)
+		for (char *at = low; (at = strstr(at, fix_phrases[i]));)
+			memset(at, ' ', strlen(fix_phrases[i]));
+	yes = says(low, strlen(low), feature_words, NULL, found, fsize);
+	free(low);
+	return yes;
+}
+
 /* The subject without "subsys: part: " prefixes. */
 static const char *subject_words(const char *subject)
 {
@@ -555,7 +574,7 @@ static bool word_stands(const struct fix_verdict *v)
  * raises the score; a shape that stable seldom takes without a word
  * lowers it.
  */
-#define FIXSCORE_BIAS (-317)
+#define FIXSCORE_BIAS (-318)
 static const struct {
 	const char *key;
 	int weight;
@@ -571,7 +590,7 @@ static const struct {
 	[FIXFEAT_LARGE] = { "over-100-lines", -141 },
 	[FIXFEAT_STAGING] = { "staging-only", -62 },
 	[FIXFEAT_CLEANUP] = { "cleanup-words", -83 },
-	[FIXFEAT_FEATURE] = { "feature-words", -60 },
+	[FIXFEAT_FEATURE] = { "feature-words", -59 },
 	[FIXFEAT_LINES_10] = { "lines-up-to-10", -6 },
 	[FIXFEAT_LINES_30] = { "lines-11-to-30", -62 },
 	[FIXFEAT_LINES_100] = { "lines-31-to-100", -78 },
@@ -603,7 +622,7 @@ static unsigned features_of(const struct fix_verdict *v, const struct diff_shape
 	FEAT(says(words, strlen(words), cleanup_words, cleanup_phrases, found, sizeof(found)) &&
 	     !says(words, strlen(words), failure_words, failure_phrases, found, sizeof(found)),
 	     FIXFEAT_CLEANUP);
-	FEAT(says(words, strlen(words), feature_words, NULL, found, sizeof(found)), FIXFEAT_FEATURE);
+	FEAT(says_feature(words, found, sizeof(found)), FIXFEAT_FEATURE);
 	FEAT(d->lines <= 10, FIXFEAT_LINES_10);
 	FEAT(d->lines > 10 && d->lines <= 30, FIXFEAT_LINES_30);
 	FEAT(d->lines > 30 && d->lines <= 100, FIXFEAT_LINES_100);
@@ -668,7 +687,7 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 		return;
 	}
 	if (out->shape == FIXSHAPE_CODE &&
-	    says(words, strlen(words), feature_words, NULL, feature, sizeof(feature)))
+	    says_feature(words, feature, sizeof(feature)))
 		out->shape = FIXSHAPE_FEATURE;
 	out->cls = FIXCLASS_NOT_FIX;
 	out->reason = reason_not_fix(out, &d, why, cleanup, feature);
