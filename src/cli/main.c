@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <git2/version.h>
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
@@ -106,7 +105,7 @@ int main(int argc, const char **argv)
 	if ((ret = options_parse(&cl, argc, argv)))
 		goto out;
 	if (opt.version) {
-		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, LIBGIT2_VERSION);
+		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, PATCHVER_LIBGIT2_VERSION);
 		goto out;
 	}
 	if (!opt.cache_clean && !opt.prepare_tree) {
