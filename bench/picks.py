@@ -104,13 +104,18 @@ def rates(label, picks, halves, pred):
               f"({a}/{len(p)})  false {pct(b, len(n))} ({b}/{len(n)})")
 
 
+def audit_rows(repo, pv, env=None):
+    """The rows of --audit v2.6.34..v2.6.35 --series 2.6.34 --json, by commit."""
+    out = subprocess.run([pv, "-C", repo, "--audit", "v2.6.34..v2.6.35", "--series", "2.6.34",
+                          "--json"], capture_output=True, text=True, env=env).stdout
+    return {c["commit"]: c for c in json.loads(out)["audit"]["commits"]}
+
+
 def audit(repo, pv, listfile):
     picks = read_list(listfile)
     t0 = time.time()
-    out = subprocess.run([pv, "-C", repo, "--audit", "v2.6.34..v2.6.35", "--series", "2.6.34",
-                          "--json"], capture_output=True, text=True).stdout
+    rows = audit_rows(repo, pv)
     took = time.time() - t0
-    rows = {c["commit"]: c for c in json.loads(out)["audit"]["commits"]}
     missing = [s for s in picks if s not in rows]
     print(f"{len(rows)} commits audited in {took:.0f} s; {len(missing)} of the list not in the audit")
 
@@ -236,10 +241,7 @@ def signals(repo, half, listfile):
 def train(repo, pv, listfile, budget=0.195):
     import math
     picks = read_list(listfile)
-    env = dict(os.environ, PATCHVER_AUDIT_ALL="1")
-    out = subprocess.run([pv, "-C", repo, "--audit", "v2.6.34..v2.6.35", "--series", "2.6.34",
-                          "--json"], capture_output=True, text=True, env=env).stdout
-    rows = {c["commit"]: c for c in json.loads(out)["audit"]["commits"]}
+    rows = audit_rows(repo, pv, dict(os.environ, PATCHVER_AUDIT_ALL="1"))
 
     def needed(s):
         return rows[s]["series"]["2.6.34"]["needed"] == "yes"

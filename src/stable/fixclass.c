@@ -82,6 +82,16 @@ static bool in_list(const char *const *list, const char *word, size_t len)
 	return false;
 }
 
+/* A lowercase copy of len bytes of text (caller frees). */
+static char *lower_dup(const char *text, size_t len)
+{
+	char *low = xstrndup(text, len);
+
+	for (char *p = low; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return low;
+}
+
 /*
  * The first word of text (lowercased: letters, digits, ' and -) in list, or
  * a phrase of phrases it contains; copied into found.
@@ -89,11 +99,9 @@ static bool in_list(const char *const *list, const char *word, size_t len)
 static bool says(const char *text, size_t len, const char *const *list,
 		 const char *const *phrases, char *found, size_t fsize)
 {
-	char *low = xstrndup(text, len);
+	char *low = lower_dup(text, len);
 	bool yes = false;
 
-	for (char *p = low; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
 	for (size_t i = 0; phrases && phrases[i] && !yes; i++)
 		if (strstr(low, phrases[i])) {
 			snprintf(found, fsize, "%s", phrases[i]);
@@ -120,17 +128,24 @@ static bool says(const char *text, size_t len, const char *const *list,
  */
 static bool says_feature(const char *words, char *found, size_t fsize)
 {
-	char *low = xstrdup(words);
+	char *low = lower_dup(words, strlen(words));
 	bool yes;
 
-	for (char *p = low; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
 	for (size_t i = 0; fix_phrases[i]; i++)
 		for (char *at = low; (at = strstr(at, fix_phrases[i]));)
 			memset(at, ' ', strlen(fix_phrases[i]));
 	yes = says(low, strlen(low), feature_words, NULL, found, fsize);
 	free(low);
 	return yes;
+}
+
+/* Cleanup words in the subject and no failure word: "rename causes kernel Oops" is no cleanup. */
+static bool says_cleanup(const char *words, char *found, size_t fsize)
+{
+	char failure[64];
+
+	return says(words, strlen(words), cleanup_words, cleanup_phrases, found, fsize) &&
+	       !says(words, strlen(words), failure_words, failure_phrases, failure, sizeof(failure));
 }
 
 /* The subject without "subsys: part: " prefixes. */
@@ -180,11 +195,9 @@ static bool bug_link(const char *message)
 	static const char *const trackers[] = {
 		"bugzilla", "show_bug", "bugs.", "launchpad", "bug #", NULL,
 	};
-	char *low = xstrdup(message);
+	char *low = lower_dup(message, strlen(message));
 	bool yes = false;
 
-	for (char *p = low; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
 	for (size_t i = 0; trackers[i] && !yes; i++)
 		yes = strstr(low, trackers[i]) != NULL;
 	for (const char *p = low; !yes && (p = strstr(p, "bug")); p += 3) {
@@ -417,6 +430,29 @@ static unsigned signals_of(const struct patch *p, const struct diff_shape *d, ch
 	return s;
 }
 
+/* "\"fix\" in the subject, a Reported-by:, an oops quoted" */
+static char *reason_possible(unsigned signals, const char *why)
+{
+	static const struct {
+		unsigned bit;
+		const char *text;
+	} signs[] = {
+		{ FIXSIG_REPORTED, "a Reported-by:" },
+		{ FIXSIG_OOPS, "an oops quoted" },
+		{ FIXSIG_TESTED, "a Tested-by:" },
+		{ FIXSIG_BUG_LINK, "a bug tracker's entry" },
+		{ FIXSIG_DEVICE_ID, "a device id or quirk added" },
+		{ FIXSIG_LATE, "merged after -rc1" },
+	};
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_adds(&sb, why);
+	for (size_t i = 0; i < sizeof(signs) / sizeof(signs[0]); i++)
+		if (signals & signs[i].bit)
+			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", signs[i].text);
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
 /* Shapes that say "not a fix" whatever the signs, short of a word. */
 static bool shape_final(enum fix_shape shape)
 {
@@ -464,8 +500,6 @@ static char *reason_shape(const struct fix_verdict *v, const struct diff_shape *
 		       "report or oops)");
 }
 
-static char *reason_possible(unsigned signals, const char *why);
-
 /* The shape's reason; with signs, what they scored against it. */
 static char *reason_not_fix(const struct fix_verdict *v, const struct diff_shape *d,
 			    const char *why, const char *cleanup, const char *feature)
@@ -480,29 +514,6 @@ static char *reason_not_fix(const struct fix_verdict *v, const struct diff_shape
 	free(signs);
 	free(shape);
 	return reason;
-}
-
-/* "\"fix\" in the subject, a Reported-by:, an oops quoted" */
-static char *reason_possible(unsigned signals, const char *why)
-{
-	static const struct {
-		unsigned bit;
-		const char *text;
-	} signs[] = {
-		{ FIXSIG_REPORTED, "a Reported-by:" },
-		{ FIXSIG_OOPS, "an oops quoted" },
-		{ FIXSIG_TESTED, "a Tested-by:" },
-		{ FIXSIG_BUG_LINK, "a bug tracker's entry" },
-		{ FIXSIG_DEVICE_ID, "a device id or quirk added" },
-		{ FIXSIG_LATE, "merged after -rc1" },
-	};
-	struct sbuf sb = SBUF_INIT;
-
-	sbuf_adds(&sb, why);
-	for (size_t i = 0; i < sizeof(signs) / sizeof(signs[0]); i++)
-		if (signals & signs[i].bit)
-			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", signs[i].text);
-	return sb.buf ? sb.buf : xstrdup("");
 }
 
 static char *reason_word(enum fix_word w, const char *ref, bool released)
@@ -601,7 +612,7 @@ static const struct {
 };
 
 static unsigned features_of(const struct fix_verdict *v, const struct diff_shape *d,
-			    const char *words)
+			    const char *words, bool cleanup, bool feature)
 {
 	static const char *const fix_stem[] = { "fix*", NULL };
 	char found[64];
@@ -619,10 +630,8 @@ static unsigned features_of(const struct fix_verdict *v, const struct diff_shape
 	FEAT(v->signals & FIXSIG_BUG_LINK, FIXFEAT_BUG_LINK);
 	FEAT(v->shape == FIXSHAPE_LARGE, FIXFEAT_LARGE);
 	FEAT(v->shape == FIXSHAPE_STAGING, FIXFEAT_STAGING);
-	FEAT(says(words, strlen(words), cleanup_words, cleanup_phrases, found, sizeof(found)) &&
-	     !says(words, strlen(words), failure_words, failure_phrases, found, sizeof(found)),
-	     FIXFEAT_CLEANUP);
-	FEAT(says_feature(words, found, sizeof(found)), FIXFEAT_FEATURE);
+	FEAT(cleanup, FIXFEAT_CLEANUP);
+	FEAT(feature, FIXFEAT_FEATURE);
 	FEAT(d->lines <= 10, FIXFEAT_LINES_10);
 	FEAT(d->lines > 10 && d->lines <= 30, FIXFEAT_LINES_30);
 	FEAT(d->lines > 30 && d->lines <= 100, FIXFEAT_LINES_100);
@@ -650,16 +659,15 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 	const char *subject = p->subject ? p->subject : "";
 	const char *words = subject_words(subject);
 	struct diff_shape d;
-	char cleanup[64], feature[64], failure[64], why[96];
+	char cleanup[64], feature[64], why[96];
+	bool is_cleanup, is_feature;
 
 	memset(out, 0, sizeof(*out));
 	read_shape(&d, p->diff ? p->diff : "");
 	out->shape = shape_of(&d, nparents);
 	out->signals = signals_of(p, &d, why, sizeof(why)) | (late ? FIXSIG_LATE : 0);
-	/* "rename causes kernel Oops" is no cleanup */
-	if (out->shape == FIXSHAPE_CODE &&
-	    says(words, strlen(words), cleanup_words, cleanup_phrases, cleanup, sizeof(cleanup)) &&
-	    !says(words, strlen(words), failure_words, failure_phrases, failure, sizeof(failure)))
+	is_cleanup = says_cleanup(words, cleanup, sizeof(cleanup));
+	if (out->shape == FIXSHAPE_CODE && is_cleanup)
 		out->shape = FIXSHAPE_CLEANUP;
 	out->word_commit = DAG_NONE;
 	if (nparents < 2)
@@ -675,8 +683,9 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 					  out->word_commit == DAG_NONE || released(ctx, out->word_commit));
 		return;
 	}
+	is_feature = says_feature(words, feature, sizeof(feature));
 	if (!shape_final(out->shape)) {
-		out->features = features_of(out, &d, words);
+		out->features = features_of(out, &d, words, is_cleanup, is_feature);
 		out->score = score_of(out->features);
 	}
 	/* a score without a sign of a fix is only the shape's: no fix */
@@ -686,8 +695,7 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 			      reason_possible(out->signals, why);
 		return;
 	}
-	if (out->shape == FIXSHAPE_CODE &&
-	    says_feature(words, feature, sizeof(feature)))
+	if (out->shape == FIXSHAPE_CODE && is_feature)
 		out->shape = FIXSHAPE_FEATURE;
 	out->cls = FIXCLASS_NOT_FIX;
 	out->reason = reason_not_fix(out, &d, why, cleanup, feature);

@@ -140,6 +140,7 @@ void fix_verdict_free(struct fix_verdict *v);
  * so a commit first in -rc2 .. the final went in as a fix.
  */
 bool fixclass_late(const struct tag_table *t, uint32_t first);
+
 /*
  * Did a final release carry code first released in tag first before the
  * fix's first release fix_first (UINT32_MAX: none yet)?  A culprit of
