@@ -37,13 +37,17 @@ void hint_huge(void *p, size_t n)
  */
 static void *check(void *p, size_t n)
 {
-	if (!p && n) {
-		fprintf(stderr, "patchver: out of memory (%zu bytes)\n", n);
-		exit(EXIT_INTERNAL);
-	}
+	if (!p && n)
+		die_out_of_memory(n);
 	if (n >= HUGE_ALLOC)
 		hint_huge(p, n);
 	return p;
+}
+
+void die_out_of_memory(size_t n)
+{
+	fprintf(stderr, "patchver: out of memory (%zu bytes)\n", n);
+	exit(EXIT_INTERNAL);
 }
 
 void *xmalloc(size_t n)

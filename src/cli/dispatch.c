@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
+#include "patchver/cli/diag.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/report.h"
 #include "patchver/cli/triage_report.h"
@@ -115,10 +116,11 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 	struct history h;
 	int ret;
 
+	diag_install();
 	if (o->cache_clean)
-		return verify_cache_clean();
+		return diag_exit(verify_cache_clean());
 	if (o->prepare_tree)
-		return prepare_tree(o);
+		return diag_exit(prepare_tree(o));
 	ropts.mode = cl->mode;
 	ropts.json = o->json;
 	ropts.match = o->match;
@@ -154,5 +156,5 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 	}
 	history_close(&h);
 	gitstart_shutdown();
-	return ret;
+	return diag_exit(ret);
 }

@@ -13,6 +13,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/cli/diag.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/options.h"
 #include "patchver/cli/quick_report.h"
@@ -102,6 +103,7 @@ int main(int argc, const char **argv)
 	dispatch_fn *full;
 	int ret;
 
+	diag_install();
 	if ((ret = options_parse(&cl, argc, argv)))
 		goto out;
 	if (opt.version) {

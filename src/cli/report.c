@@ -8,6 +8,7 @@
 
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
+#include "patchver/cli/diag.h"
 #include "patchver/base/json.h"
 #include "patchver/engine/naming.h"
 #include "patchver/cli/render.h"
@@ -61,7 +62,7 @@ static void find_backport(struct full_reporter *r, struct answer *a)
 	}
 }
 
-static void compute(struct full_reporter *r, const char *spec, struct answer *a)
+static void compute_answer(struct full_reporter *r, const char *spec, struct answer *a)
 {
 	enum report_mode m = r->out.opts->mode;
 
@@ -102,6 +103,13 @@ static void compute(struct full_reporter *r, const char *spec, struct answer *a)
 		find_backport(r, a);
 		find_backports(r, a);
 	}
+}
+
+/* The answer for spec; a failure is said as it happens, its exit code kept. */
+static void compute(struct full_reporter *r, const char *spec, struct answer *a)
+{
+	compute_answer(r, spec, a);
+	a->err = diag_exit(a->err);
 }
 
 static void reporter_init(struct full_reporter *r, struct history *h,

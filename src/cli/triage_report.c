@@ -7,6 +7,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
+#include "patchver/cli/diag.h"
 #include "patchver/stable/cve.h"
 #include "patchver/stable/match.h"
 #include "patchver/engine/naming.h"
@@ -614,7 +615,7 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 	front_init(&f, h, o);
 	for (size_t i = 0; i < nrevs; i++) {
 		struct rev r;
-		int ret = rev_resolve(&r, h->repo, &h->dag, revs[i]);
+		int ret = diag_exit(rev_resolve(&r, h->repo, &h->dag, revs[i]));
 		git_oid id;
 
 		if (ret) {

@@ -113,8 +113,8 @@ static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 
 			git_oid_tostr(hex, sizeof(hex), &dag->oids[f->commit]);
 			if (!c->err)
-				c->err = error(EXIT_CORRUPT, "history of tag %s is broken at %s: %s",
-					       c->h->tags.v[tag].shortname, hex, git_errmsg());
+				c->err = pv_error_set(PV_ECORRUPT, "history of tag %s is broken at %s: %s",
+						     c->h->tags.v[tag].shortname, hex, git_errmsg());
 			ret = -1;
 			goto out;
 		}

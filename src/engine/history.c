@@ -11,6 +11,7 @@
 
 #include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
+#include "patchver/base/notice.h"
 #include "patchver/engine/history.h"
 #include "patchver/engine/indexer.h"
 #include "patchver/engine/tagread.h"
@@ -90,9 +91,9 @@ int history_open_repo(git_repository **repo, const char *path)
 
 	*repo = NULL;
 	if (git_repository_open_ext(repo, path, path ? 0 : GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0)
-		return error(EXIT_NOREPO, "not a git repository: '%s'", name);
+		return pv_error_set(PV_ENOREPO, "not a git repository: '%s'", name);
 	if (shield_odb(*repo) < 0)
-		return error(EXIT_INTERNAL, "cannot open '%s' read-only: %s", name, git_errmsg());
+		return pv_error_set(PV_EINTERNAL, "cannot open '%s' read-only: %s", name, git_errmsg());
 	return 0;
 }
 
@@ -163,8 +164,8 @@ static void restamp(struct history *h)
 	if (differ && relindex_restamp_tags(&h->ix, loose, t->tag_digest, h->ix_path) == 0)
 		h->ix_refs_known = true;
 	else if (differ)
-		fprintf(stderr, "patchver: warning: cannot save the release index %s: %s\n",
-			h->ix_path, strerror(errno));
+		pv_notice(PV_NOTICE_WARNING, "cannot save the release index %s: %s",
+			  h->ix_path, strerror(errno));
 	free(loose);
 }
 
@@ -209,8 +210,8 @@ static void build_index(struct history *h, const char *ident, const char *glob,
 	if (cachedir_mkdirs(dir) == 0 && relindex_write(&h->ix, h->ix_path) == 0)
 		h->ix_saved = true;
 	else
-		fprintf(stderr, "patchver: warning: cannot save the release index %s: %s "
-			"(the next run computes it again)\n", h->ix_path, strerror(errno));
+		pv_notice(PV_NOTICE_WARNING, "cannot save the release index %s: %s "
+			  "(the next run computes it again)", h->ix_path, strerror(errno));
 	h->ix_refs_known = h->ix_saved && h->ix.tag_digest;
 	free(dir);
 }
@@ -240,13 +241,13 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 			dag_borrow(&h->dag, &h->old_ix.dag);
 			state = INDEX_EXTENDED;
 		} else {
-			fprintf(stderr, "patchver: release index: tags moved or deleted "
-				"since it was written; rebuilding\n");
+			pv_notice(PV_NOTICE_NOTE, "release index: tags moved or deleted "
+				  "since it was written; rebuilding");
 			relindex_close(&h->ix);
 			state = INDEX_REBUILT;
 		}
 	} else if (st == RELINDEX_BAD) {
-		fprintf(stderr, "patchver: release index %s: %s; rebuilding\n", h->ix_path, why);
+		pv_notice(PV_NOTICE_NOTE, "release index %s: %s; rebuilding", h->ix_path, why);
 		state = INDEX_REBUILT;
 	} else if (opts->index == HISTORY_INDEX_USE) {
 		state = INDEX_UNUSED;
@@ -299,15 +300,15 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if ((ret = history_open_repo(&h->repo, opts->path)))
 		return ret;
 	if (dag_init(&h->dag, h->repo) < 0)
-		return error(EXIT_NOREPO, "cannot read objects of '%s': %s", path,
-			     git_errmsg());
+		return pv_error_set(PV_ENOREPO, "cannot read objects of '%s': %s", path,
+				    git_errmsg());
 	open_graph(&h->graph, h->repo, &h->dag);
 	h->dag.graph = &h->graph;
 	h->release_glob = xstrdup(opts->release_glob);
 	shallow = git_repository_is_shallow(h->repo) == 1;
 	replaced = replace_map_active(&h->dag.replaced);
 	for (size_t i = 0; i < h->dag.replaced.nwarnings; i++)
-		fprintf(stderr, "patchver: warning: %s\n", h->dag.replaced.warnings[i]);
+		pv_notice(PV_NOTICE_WARNING, "%s", h->dag.replaced.warnings[i]);
 	if ((ret = tags_read(&h->tags, h->repo)))
 		return ret;
 	/*
@@ -321,8 +322,8 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if (ret)
 		return ret;
 	if (shallow)
-		fprintf(stderr, "patchver: warning: '%s' is a shallow clone: history below "
-			"its cut is missing, so releases may be missing from the answers\n", path);
+		pv_notice(PV_NOTICE_WARNING, "'%s' is a shallow clone: history below its cut "
+			  "is missing, so releases may be missing from the answers", path);
 	return 0;
 }
 

@@ -112,8 +112,8 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 	if (w->nr.broken) {
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(hex, sizeof(hex), &dag->oids[w->nr.broken - 1]);
-		n->err = error(EXIT_CORRUPT, "history below the tags is broken at %s: %s", hex,
-			       git_errmsg());
+		n->err = pv_error_set(PV_ECORRUPT, "history below the tags is broken at %s: %s",
+				      hex, git_errmsg());
 		return false;
 	}
 	return namerev_name(&w->nr, commit, out);

@@ -429,10 +429,8 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	}
 	h.size = off;
 	map = mmap(NULL, (size_t)off, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED) {
-		fprintf(stderr, "patchver: out of memory (%llu bytes)\n", (unsigned long long)off);
-		exit(EXIT_INTERNAL);
-	}
+	if (map == MAP_FAILED)
+		die_out_of_memory((size_t)off);
 	hint_huge(map, (size_t)off);
 	for (int s = 0; s < S_NR; s++)
 		if (src[s].len)
@@ -449,8 +447,7 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d)
 	if (!parse(ix, map, (size_t)off, d->ident, true, &why) ||
 	    (!check_links(ix) && (why = "inconsistent records"))) {
 		/* the writer's own arrays are wrong: a bug, never a user's input */
-		fprintf(stderr, "patchver: internal error: release index image: %s\n", why);
-		abort();
+		pv_bug("release index image: %s", why);
 	}
 	free(ix->verified);
 	ix->verified = NULL;

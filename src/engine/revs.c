@@ -78,19 +78,19 @@ static int disambiguate(char **fixed, struct dag *dag, const char *spec)
 	while (isxdigit((unsigned char)spec[len]) && len < GIT_OID_HEXSZ)
 		len++;
 	if (len < GIT_OID_MINPREFIXLEN || isxdigit((unsigned char)spec[len]))
-		return error(EXIT_AMBIGUOUS, "ambiguous argument '%s'", spec);
+		return pv_error_set(PV_EAMBIGUOUS, "ambiguous argument '%s'", spec);
 	for (size_t i = 0; i < len; i++)
 		prefix[i] = (char)tolower((unsigned char)spec[i]);
 	prefix[len] = '\0';
 	n = commits_with_prefix(dag, prefix, found);
 	if (n == 0)
-		return error(EXIT_AMBIGUOUS,
+		return pv_error_set(PV_EAMBIGUOUS,
 			     "short sha '%s' is ambiguous and names no commit", spec);
 	if (n > 1) {
 		char a[13], b[13];
 		git_oid_tostr(a, sizeof(a), &found[0]);
 		git_oid_tostr(b, sizeof(b), &found[1]);
-		return error(EXIT_AMBIGUOUS,
+		return pv_error_set(PV_EAMBIGUOUS,
 			     "short sha '%s' is ambiguous: commits %s, %s%s", spec,
 			     a, b, n > 2 ? ", ..." : "");
 	}
@@ -103,10 +103,10 @@ static int disambiguate(char **fixed, struct dag *dag, const char *spec)
 static int describe_failure(int err, const char *spec)
 {
 	if (err == GIT_EAMBIGUOUS)
-		return error(EXIT_AMBIGUOUS, "ambiguous argument '%s'", spec);
+		return pv_error_set(PV_EAMBIGUOUS, "ambiguous argument '%s'", spec);
 	if (err == GIT_ENOTFOUND || err == GIT_EINVALIDSPEC || err == GIT_EPEEL)
-		return error(EXIT_UNKNOWN_REV, "unknown revision '%s'", spec);
-	return error(EXIT_UNKNOWN_REV, "cannot resolve '%s': %s", spec, git_errmsg());
+		return pv_error_set(PV_ENOTFOUND, "unknown revision '%s'", spec);
+	return pv_error_set(PV_ENOTFOUND, "cannot resolve '%s': %s", spec, git_errmsg());
 }
 
 /* One "~N" or "^N" step from commit *c: 0, or -1 when there is no such parent. */
@@ -180,7 +180,7 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 	out->spec = spec;
 	out->commit = DAG_NONE;
 	if (!*spec)
-		return error(EXIT_UNKNOWN_REV, "empty revision");
+		return pv_error_set(PV_ENOTFOUND, "empty revision");
 	if (resolve_steps(out, repo, dag, spec) == 0)
 		return 0;
 	/*
@@ -204,12 +204,12 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 	out->type = git_object_type(obj);
 	err = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
 	if (err < 0 && err != GIT_EINVALIDSPEC && err != GIT_EPEEL) {
-		ret = error(EXIT_CORRUPT, "cannot read what '%s' points to: %s", spec,
+		ret = pv_error_set(PV_ECORRUPT, "cannot read what '%s' points to: %s", spec,
 			    git_errmsg());
 		goto out;
 	}
 	if (err < 0) {
-		ret = error(EXIT_NOT_COMMIT, "'%s' names a %s, not a commit", spec,
+		ret = pv_error_set(PV_ENOTCOMMIT, "'%s' names a %s, not a commit", spec,
 			    git_object_type2string(out->type == GIT_OBJECT_TAG ?
 				GIT_OBJECT_TAG : out->type));
 		goto out;
@@ -217,7 +217,7 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 	git_oid_cpy(&out->oid, git_object_id(peeled));
 	out->commit = dag_intern(dag, &out->oid);
 	if ((dag->lazy ? dag_parse(dag, out->commit) : dag_load(dag, out->commit)) < 0)
-		ret = error(EXIT_CORRUPT, "history of '%s' is broken: %s", spec,
+		ret = pv_error_set(PV_ECORRUPT, "history of '%s' is broken: %s", spec,
 			    git_errmsg());
 out:
 	git_object_free(peeled);

@@ -224,7 +224,7 @@ int tags_read(struct tag_table *t, git_repository *repo)
 	if (read_files(t, repo))
 		return 0;
 	if (read_refs(t, repo) < 0)
-		return error(EXIT_NOREPO, "cannot read tags: %s", git_errmsg());
+		return pv_error_set(PV_ENOREPO, "cannot read tags: %s", git_errmsg());
 	if (t->nr)
 		qsort(t->v, t->nr, sizeof(*t->v), cmp_refname);
 	for (size_t i = 0; i < t->nr; i++)
@@ -246,8 +246,8 @@ int tags_peel(struct tag_table *t, struct dag *dag)
 		if ((dag->lazy ? dag_parse(dag, tag->commit) : dag_load(dag, tag->commit)) < 0) {
 			char hex[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
-			ret = error(EXIT_CORRUPT, "history of tag %s is broken below %s: %s",
-				    tag->shortname, hex, git_errmsg());
+			ret = pv_error_set(PV_ECORRUPT, "history of tag %s is broken below %s: %s",
+					   tag->shortname, hex, git_errmsg());
 		} else if (tag->taggerdate == INT64_MAX) {
 			tag->taggerdate = dag->dates[tag->commit];
 		}

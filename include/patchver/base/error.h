@@ -29,8 +29,54 @@ enum {
 };
 
 /*
- * Print "patchver: <message>" on stderr (one line); returns code so that
- * callers can write `return error(EXIT_X, ...)`.
+ * Errors below cli/ follow libgit2's model: a function returns a negative
+ * PV_E* code and records its one-line message with pv_error_set(); it
+ * prints nothing and chooses no exit code.  cli/ reads pv_error_last(),
+ * says the message and maps the code to an exit code (cli/failure.h).
+ * Each code is a kind of failure a caller may act on, so a new one needs
+ * a reason beyond its wording.
+ */
+enum pv_error_code {
+	PV_OK = 0,
+	PV_EINTERNAL = -1,    /* out of memory, a broken invariant */
+	PV_EINVALID = -2,     /* the caller's request makes no sense */
+	PV_ENOREPO = -3,      /* not a git repository, or unreadable */
+	PV_ENOTFOUND = -4,    /* a revision does not resolve */
+	PV_EAMBIGUOUS = -5,   /* a short sha or name means several objects */
+	PV_ENOTCOMMIT = -6,   /* a revision names a tree, a blob or a tag of one */
+	PV_ENOTAGS = -7,      /* the repository has no release tags */
+	PV_ECORRUPT = -8,     /* a missing or corrupt object in the history */
+	PV_EINPUT = -9,       /* an unreadable or invalid input file */
+	PV_ENOMATCH = -10,    /* no commit has the patch's patch-id or subject */
+	PV_EBUILD = -11,      /* a kernel does not configure or build */
+	PV_EBOOT = -12,       /* a guest timed out, panicked or never ran its init */
+	PV_EPATCH = -13,      /* a patch does not apply to a tree */
+	PV_ENOTOOL = -14,     /* a program or a kernel source the work needs is missing */
+	PV_EINTERRUPTED = -15,/* SIGINT/SIGTERM arrived */
+};
+
+#define PV_ERROR_MAX 1024
+
+struct pv_error {
+	int code;             /* a PV_E* code; PV_OK when none was set */
+	unsigned long serial; /* counts pv_error_set() calls: tells one error from the next */
+	char message[PV_ERROR_MAX];
+};
+
+/* Record code and a one-line message for this thread; returns code. */
+int pv_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* This thread's last recorded error; code PV_OK when there is none. */
+const struct pv_error *pv_error_last(void);
+
+void pv_error_clear(void);
+
+/* A broken invariant of patchver's own, never a user's input: say it and abort. */
+void pv_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * cli/ only: print "patchver: <message>" on stderr (one line); returns
+ * code so that callers can write `return error(EXIT_X, ...)`.
  */
 int error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -10,6 +10,9 @@
  * Allocation that cannot fail (out of memory exits with EXIT_INTERNAL),
  * and a growable string.
  */
+/* Out of memory for n bytes: say so and exit (there is nothing to recover). */
+void die_out_of_memory(size_t n) __attribute__((noreturn));
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -1,0 +1,71 @@
+/*
+ * Errors and notices of the layers below, said on stderr (diag.h).
+ */
+#include <stdio.h>
+
+#include "patchver/base/error.h"
+#include "patchver/base/notice.h"
+#include "patchver/cli/diag.h"
+
+/* The documented exit code of each kind of failure (man/patchver.1). */
+static const struct {
+	int code, exit_code;
+} exit_of[] = {
+	{ PV_EINTERNAL, EXIT_INTERNAL },
+	{ PV_EINVALID, EXIT_USAGE },
+	{ PV_ENOREPO, EXIT_NOREPO },
+	{ PV_ENOTFOUND, EXIT_UNKNOWN_REV },
+	{ PV_EAMBIGUOUS, EXIT_AMBIGUOUS },
+	{ PV_ENOTCOMMIT, EXIT_NOT_COMMIT },
+	{ PV_ENOTAGS, EXIT_NO_TAGS },
+	{ PV_ECORRUPT, EXIT_CORRUPT },
+	{ PV_EINPUT, EXIT_INPUT },
+	{ PV_ENOMATCH, EXIT_NO_MATCH },
+	{ PV_EBUILD, EXIT_BUILD },
+	{ PV_EBOOT, EXIT_BOOT },
+	{ PV_EPATCH, EXIT_PATCH },
+	{ PV_ENOTOOL, EXIT_NO_TOOL },
+	{ PV_EINTERRUPTED, EXIT_INTERRUPTED },
+};
+
+int diag_exit_code(int code)
+{
+	for (size_t i = 0; i < sizeof(exit_of) / sizeof(exit_of[0]); i++)
+		if (exit_of[i].code == code)
+			return exit_of[i].exit_code;
+	return EXIT_INTERNAL;
+}
+
+int diag_exit(int ret)
+{
+	/* a sticky error (one broken walk, many answers) is said once */
+	static unsigned long said_serial;
+	const struct pv_error *e = pv_error_last();
+
+	if (ret >= 0)
+		return ret;
+	if (e->code == ret && e->serial != said_serial) {
+		fprintf(stderr, "patchver: %s\n", e->message);
+		said_serial = e->serial;
+	} else if (e->code == PV_OK) {
+		/* a code without its message: a bug below, still never a silent failure */
+		fprintf(stderr, "patchver: internal error: failure %d without a message\n", ret);
+	}
+	return diag_exit_code(ret);
+}
+
+static void say_notice(enum pv_notice_kind kind, const char *message, void *data)
+{
+	(void)data;
+	if (kind == PV_NOTICE_WARNING)
+		fprintf(stderr, "patchver: warning: %s\n", message);
+	else if (kind == PV_NOTICE_NOTE)
+		fprintf(stderr, "patchver: %s\n", message);
+	else
+		fprintf(stderr, "%s\n", message);
+}
+
+void diag_install(void)
+{
+	pv_notice_handler(say_notice, NULL);
+}
