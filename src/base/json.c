@@ -13,6 +13,13 @@ void json_init(struct json *j, FILE *out)
 	j->first[0] = true;
 }
 
+void json_document_begin(struct json *j, FILE *out)
+{
+	json_init(j, out);
+	json_obj_begin(j);
+	json_kint(j, "schema_version", JSON_SCHEMA_VERSION);
+}
+
 /* Separator before a value: a comma unless first in its container. */
 static void before_value(struct json *j)
 {

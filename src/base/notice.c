@@ -20,6 +20,7 @@ pv_notice_fn *pv_notice_handler(pv_notice_fn *fn, void *data)
 
 void pv_notice(enum pv_notice_kind kind, const char *fmt, ...)
 {
+	struct pv_notice n = { kind, NULL, NULL, NULL, 0, 0 };
 	char message[1024];
 	va_list ap;
 
@@ -28,5 +29,14 @@ void pv_notice(enum pv_notice_kind kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	handler(kind, message, handler_data);
+	n.message = message;
+	handler(&n, handler_data);
+}
+
+void pv_progress(const char *what, const char *unit, size_t done, size_t total)
+{
+	struct pv_notice n = { PV_NOTICE_COUNT, NULL, what, unit, done, total };
+
+	if (handler)
+		handler(&n, handler_data);
 }

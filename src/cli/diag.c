@@ -1,7 +1,9 @@
 /*
  * Errors and notices of the layers below, said on stderr (diag.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "patchver/base/error.h"
 #include "patchver/base/notice.h"
@@ -54,18 +56,47 @@ int diag_exit(int ret)
 	return diag_exit_code(ret);
 }
 
-static void say_notice(enum pv_notice_kind kind, const char *message, void *data)
+/* Counts are drawn in place on a terminal, and only there. */
+static bool show_counts;
+
+int diag_reword(int code, const char *prefix)
+{
+	char message[PV_ERROR_MAX];
+
+	snprintf(message, sizeof(message), "%s", pv_error_last()->message);
+	return pv_error_set(code, "%s%s", prefix, message);
+}
+
+static void say_notice(const struct pv_notice *n, void *data)
 {
 	(void)data;
-	if (kind == PV_NOTICE_WARNING)
-		fprintf(stderr, "patchver: warning: %s\n", message);
-	else if (kind == PV_NOTICE_NOTE)
-		fprintf(stderr, "patchver: %s\n", message);
-	else
-		fprintf(stderr, "%s\n", message);
+	switch (n->kind) {
+	case PV_NOTICE_WARNING:
+		fprintf(stderr, "patchver: warning: %s\n", n->message);
+		break;
+	case PV_NOTICE_NOTE:
+		fprintf(stderr, "patchver: %s\n", n->message);
+		break;
+	case PV_NOTICE_PROGRESS:
+		fprintf(stderr, "%s\n", n->message);
+		break;
+	case PV_NOTICE_COUNT:
+		if (!show_counts)
+			break;
+		fprintf(stderr, "\rpatchver: %s: %zu/%zu %s", n->what, n->done, n->total, n->unit);
+		if (n->done == n->total)
+			fputc('\n', stderr);
+		break;
+	}
 }
 
 void diag_install(void)
 {
+	show_counts = isatty(2);
 	pv_notice_handler(say_notice, NULL);
+}
+
+void diag_show_counts(bool show)
+{
+	show_counts = show && isatty(2);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
+#include "patchver/cli/audit_report.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/report.h"
@@ -16,7 +17,6 @@
 #include "patchver/lab/bisect_boot.h"
 #include "patchver/lab/lab.h"
 #include "patchver/lab/verify.h"
-#include "patchver/stable/audit.h"
 
 #define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
 
@@ -93,8 +93,9 @@ static int run_bisect(const struct options *o, struct history *h)
 static int run_audit(const struct options *o, struct history *h)
 {
 	const char *all = getenv("PATCHVER_AUDIT_ALL");
-	struct audit_opts a = { o->json, o->audit, o->series, o->only, all && !strcmp(all, "1") };
-	return audit_run(h, &a);
+	struct audit_report_opts a = { o->json, o->audit, o->series, o->only,
+				       all && !strcmp(all, "1") };
+	return audit_report(h, &a);
 }
 
 static int prepare_tree(const struct options *o)

@@ -48,6 +48,16 @@ static int parse_evidence(void)
 	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame or all", opt.evidence);
 }
 
+/* A..B with both ends: the shape a range must have before any history is read. */
+static int check_range(const char *option, const char *range)
+{
+	const char *dots = range ? strstr(range, "..") : NULL;
+
+	if (!range || (dots && dots != range && dots[2] && dots[2] != '.'))
+		return 0;
+	return error(EXIT_USAGE, "%s wants A..B, not '%s'", option, range);
+}
+
 static int check_audit_options(size_t nrevs)
 {
 	if (!opt.audit)
@@ -282,7 +292,8 @@ int options_check(struct command_line *cl)
 	int ret;
 
 	if ((ret = pick_mode(&cl->mode)) || (ret = check_bisect_options(nrevs)) ||
-	    (ret = check_audit_options(nrevs)))
+	    (ret = check_audit_options(nrevs)) || (ret = check_range("--range", opt.range)) ||
+	    (ret = check_range("--audit", opt.audit)))
 		return ret;
 	if (opt.index && (opt.no_index || nrevs || opt.use_stdin || opt.patch || opt.triage ||
 			  opt.verify_boot || opt.bisect_boot || opt.audit || opt.patch_id))

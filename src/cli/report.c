@@ -141,8 +141,7 @@ int report_revs(struct history *h, const struct report_opts *opts,
 	reporter_init(&r, h, opts);
 	json_init(&j, stdout);
 	if (opts->json) {
-		json_obj_begin(&j);
-		json_kint(&j, "schema_version", REPORT_SCHEMA_VERSION);
+		json_document_begin(&j, stdout);
 		json_key(&j, "results");
 		json_arr_begin(&j);
 	}
@@ -275,9 +274,7 @@ int report_index(const struct history *h, bool json)
 			     "(a shallow clone has none, nor a history changed by replace "
 			     "refs or grafts)");
 	if (json) {
-		json_init(&j, stdout);
-		json_obj_begin(&j);
-		json_kint(&j, "schema_version", REPORT_SCHEMA_VERSION);
+		json_document_begin(&j, stdout);
 		json_kstr(&j, "path", h->ix_saved || h->ix_state == INDEX_FRESH ? h->ix_path : NULL);
 		json_kstr(&j, "state", index_states[h->ix_state]);
 		json_kint(&j, "commits", ix->dag.nr);

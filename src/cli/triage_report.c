@@ -8,7 +8,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
 #include "patchver/cli/diag.h"
-#include "patchver/stable/cve.h"
+#include "patchver/cli/cve_report.h"
 #include "patchver/stable/match.h"
 #include "patchver/engine/naming.h"
 #include "patchver/cli/report.h"
@@ -18,7 +18,6 @@
 #include "patchver/base/util.h"
 
 #define NONE UINT32_MAX
-#define SCHEMA_VERSION 1
 
 struct front {
 	struct history *h;
@@ -528,7 +527,7 @@ static void print_triage_json(struct front *f, const struct triage *t)
 	json_kstr(j, "class", triage_class_key(t->cls));
 	json_key(j, "fix_class");
 	json_obj_begin(j);
-	fixclass_json(j, &t->fixv);
+	triage_report_fix_json(j, &t->fixv);
 	json_obj_end(j);
 	json_evidence(f, t);
 	/* the headline group at the top level; every group under "groups" */
@@ -563,14 +562,14 @@ static void print_triage_json(struct front *f, const struct triage *t)
 static void do_triage(struct front *f, uint32_t fix, const struct patch *mail)
 {
 	struct triage t;
-	int ret = triage_run(&t, f->h, &f->contain, fix, mail, f->o->evidence);
+	int ret = diag_exit(triage_run(&t, f->h, &f->contain, fix, mail, f->o->evidence));
 
 	if (ret) {
 		if (!f->ret)
 			f->ret = ret;
 	} else if (f->o->cve_json) {
 		json_commit(f, "fix", t.fix);
-		cve_write(&f->json, f->h, &f->contain, &t);
+		cve_report_write(&f->json, f->h, &f->contain, &t);
 	} else if (f->o->json) {
 		print_triage_json(f, &t);
 	} else {
@@ -589,8 +588,7 @@ static void front_init(struct front *f, struct history *h, const struct triage_o
 	naming_init(&f->naming, h, NULL);
 	json_init(&f->json, stdout);
 	if (o->json && !o->patch_id) {
-		json_obj_begin(&f->json);
-		json_kint(&f->json, "schema_version", SCHEMA_VERSION);
+		json_document_begin(&f->json, stdout);
 		json_key(&f->json, "results");
 		json_arr_begin(&f->json);
 	}
@@ -714,7 +712,7 @@ int triage_patch_file(struct history *h, const struct triage_opts *o, const char
 {
 	struct patch_set set;
 	struct front f;
-	int ret = patch_read_file(&set, path);
+	int ret = diag_exit(patch_read_file(&set, path));
 
 	if (ret)
 		return ret;
@@ -733,4 +731,29 @@ int triage_patch_file(struct history *h, const struct triage_opts *o, const char
 	patch_set_free(&set);
 	free(f.in_range);
 	return front_done(&f);
+}
+
+void triage_report_fix_json(struct json *j, const struct fix_verdict *v)
+{
+	json_kstr(j, "class", fixclass_key(v->cls));
+	json_kstr(j, "class_reason", v->reason);
+	json_kstr(j, "fix_word", fixword_key(v->word));
+	json_key(j, "signals");
+	json_arr_begin(j);
+	for (unsigned i = 0; i < FIXSIG_COUNT; i++)
+		if (v->signals & (1u << i))
+			json_str(j, fixsig_key(1u << i));
+	json_arr_end(j);
+	json_kstr(j, "shape", fixshape_key(v->shape));
+	json_key(j, "score");
+	if (v->cls != FIXCLASS_FIX && v->features)
+		json_int(j, v->score);
+	else
+		json_null(j);
+	json_key(j, "features");
+	json_arr_begin(j);
+	for (unsigned i = 0; i < FIXFEAT_COUNT; i++)
+		if (v->features & (1u << i))
+			json_str(j, fixfeat_key((enum fix_feature)i));
+	json_arr_end(j);
 }

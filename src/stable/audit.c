@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "patchver/stable/apply.h"
 #include "patchver/stable/audit.h"
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
-#include "patchver/base/json.h"
+#include "patchver/base/notice.h"
 #include "patchver/stable/match.h"
 #include "patchver/stable/triage.h"
 #include "patchver/engine/backscan.h"
@@ -45,43 +44,13 @@ struct stable_series {
 	size_t ntexts, atexts;
 };
 
-/* What one commit is for one series. */
-struct cell {
-	char needed;                /* 'N' needed, 'n' not, '?' unknown, 'x' not a fix */
-	char *needed_why;
-	uint32_t present;           /* the stable commit, DAG_NONE */
-	const char *present_how;    /* "upstream line", "patch-id" */
-	bool via_backport;          /* needed: the series carries the culprit as a backport */
-	int applies;                /* 1, 0, -1: not checked */
-	uint32_t prereqs[5];
-	size_t nprereqs;
-};
-
-struct row {
-	uint32_t commit;
-	/*
-	 * 'C' Cc: stable, 'F' Fixes:, 'I' names (or reverts) released code:
-	 * fixes by their own word; 'p' a possible fix; '-' not a fix
-	 */
-	char mark;
-	struct fix_verdict fix;
-	char hint[32];
-	char *subject;
-	char *diff;
-	char **paths;
-	size_t npaths;
-	git_oid pid;
-	bool has_pid;
-	struct cell *cells;         /* one per series */
-};
-
 struct audit {
 	struct history *h;
 	const struct audit_opts *o;
 	struct contain c;
 	struct stable_series *s;
 	size_t ns;
-	struct row *rows;           /* newest first */
+	struct audit_row *rows;           /* newest first */
 	size_t nrows;
 };
 
@@ -166,7 +135,8 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 			s->base_tag = t->releases[i];
 	}
 	if (s->base_tag == NO_TAG)
-		return error(EXIT_USAGE, "--series %s: no release tag v%s in this repository", name, name);
+		return pv_error_set(PV_EINVALID, "%s: no release tag v%s in this repository",
+				    name, name);
 	s->base = t->v[s->base_tag].commit;
 	branch = series_branch(a, s, &branch_name);   /* may grow the DAG: before the arrays */
 	s->in_base = dag_ancestors(dag, &s->base, 1);
@@ -196,7 +166,7 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	free(branch_name);
 	if (git_commit_lookup(&tip, a->h->repo, &dag->oids[s->tip]) < 0 ||
 	    git_commit_tree(&s->tip_tree, tip) < 0)
-		return error(EXIT_CORRUPT, "cannot read the tree of %s", s->tip_name);
+		return pv_error_set(PV_ECORRUPT, "cannot read the tree of %s", s->tip_name);
 	git_commit_free(tip);
 	return 0;
 }
@@ -484,7 +454,7 @@ static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_
  * preimage.
  */
 static void judge_needed(struct audit *a, struct stable_series *s, const struct triage *t,
-			 struct row *r, struct cell *cell)
+			 struct audit_row *r, struct audit_cell *cell)
 {
 	const struct tag_table *tt = &a->h->tags;
 
@@ -535,7 +505,8 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 		 tt->v[s->base_tag].shortname);
 }
 
-static void judge_present(const struct stable_series *s, const struct row *r, struct cell *cell)
+static void judge_present(const struct audit *a, const struct stable_series *s,
+			  const struct audit_row *r, struct audit_cell *cell)
 {
 	uint32_t c;
 
@@ -548,12 +519,14 @@ static void judge_present(const struct stable_series *s, const struct row *r, st
 		cell->present = c;
 		cell->present_how = "patch-id";
 	}
+	if (cell->present != DAG_NONE)
+		cell->present_since = tag_of(a, s, cell->present);
 }
 
 /* Does it apply to the series' tip?  If not, which earlier window commits to its files are missing. */
-static void judge_applies(struct audit *a, struct stable_series *s, size_t row, struct cell *cell)
+static void judge_applies(struct audit *a, struct stable_series *s, size_t row, struct audit_cell *cell)
 {
-	struct row *r = &a->rows[row];
+	struct audit_row *r = &a->rows[row];
 	char *why = NULL;
 
 	cell->applies = apply_to_tree(a->h->repo, git_tree_id(s->tip_tree), r->diff, NULL, &why) == 0;
@@ -561,7 +534,7 @@ static void judge_applies(struct audit *a, struct stable_series *s, size_t row, 
 	if (cell->applies)
 		return;
 	for (size_t k = row + 1; k < a->nrows && cell->nprereqs < 5; k++) {
-		const struct row *older = &a->rows[k];
+		const struct audit_row *older = &a->rows[k];
 		bool shares = false;
 		for (size_t i = 0; i < r->npaths && !shares; i++)
 			for (size_t j = 0; j < older->npaths && !shares; j++)
@@ -575,7 +548,7 @@ static void judge_applies(struct audit *a, struct stable_series *s, size_t row, 
 static int cmp_newest(const void *x, const void *y, void *dates)
 {
 	const int64_t *d = dates;
-	const struct row *a = x, *b = y;
+	const struct audit_row *a = x, *b = y;
 
 	if (d[a->commit] != d[b->commit])
 		return d[a->commit] > d[b->commit] ? -1 : 1;
@@ -648,10 +621,8 @@ static char mark_of(const struct fix_verdict *v)
 
 static int read_rows(struct audit *a)
 {
-	bool tty = !a->o->json && isatty(2);
-
 	for (size_t i = 0; i < a->nrows; i++) {
-		struct row *r = &a->rows[i];
+		struct audit_row *r = &a->rows[i];
 		struct triage t;
 		int ret = triage_read(&t, a->h, r->commit);
 		struct released_ctx rc = { a, contain_first_release(&a->c, r->commit) };
@@ -672,34 +643,30 @@ static int read_rows(struct audit *a)
 		r->has_pid = t.fixp.has_patchid;
 		r->cells = xcalloc(a->ns, sizeof(*r->cells));
 		for (size_t k = 0; k < a->ns; k++) {
-			judge_present(&a->s[k], r, &r->cells[k]);
+			judge_present(a, &a->s[k], r, &r->cells[k]);
 			judge_needed(a, &a->s[k], &t, r, &r->cells[k]);
 			r->cells[k].applies = -1;
 		}
 		triage_free(&t);
-		if (tty && (i % 250 == 0 || i + 1 == a->nrows))
-			fprintf(stderr, "\rpatchver: audit: %zu/%zu commits", i + 1, a->nrows);
+		if (i % 250 == 0 || i + 1 == a->nrows)
+			pv_progress("audit", "commits", i + 1, a->nrows);
 	}
-	if (tty)
-		fputc('\n', stderr);
 	/* oldest first, so that prerequisites (older rows) are judged already */
 	for (size_t i = a->nrows; i-- > 0;)
 		for (size_t k = 0; k < a->ns; k++) {
-			struct cell *cell = &a->rows[i].cells[k];
+			struct audit_cell *cell = &a->rows[i].cells[k];
 			if (cell->needed == 'N' && cell->present == DAG_NONE)
 				judge_applies(a, &a->s[k], i, cell);
 		}
 	return 0;
 }
 
-static bool wanted(const struct audit *a, const struct row *r)
+bool audit_listed(const struct audit_result *res, const struct audit_row *r, const char *only)
 {
-	const char *only = a->o->only;
-
 	if (!only)
 		return true;
-	for (size_t k = 0; k < a->ns; k++) {
-		const struct cell *c = &r->cells[k];
+	for (size_t k = 0; k < res->nseries; k++) {
+		const struct audit_cell *c = &r->cells[k];
 		bool missing = c->needed == 'N' && c->present == DAG_NONE;
 		if ((!strcmp(only, "missing") && missing && r->fix.cls == FIXCLASS_FIX) ||
 		    (!strcmp(only, "possible") && missing && r->fix.cls == FIXCLASS_POSSIBLE) ||
@@ -710,53 +677,12 @@ static bool wanted(const struct audit *a, const struct row *r)
 	return false;
 }
 
-static void print_row(const struct audit *a, const struct row *r)
-{
-	printf("[%c", r->mark);
-	for (size_t k = 0; k < a->ns; k++) {
-		const struct cell *c = &r->cells[k];
-		printf(" %c%c%c", c->needed, c->present != DAG_NONE ? 'P' : '-',
-		       c->applies < 0 ? ' ' : c->applies ? '+' : 'x');
-	}
-	printf("] %.12s %s\n", git_oid_tostr_s(&a->h->dag.oids[r->commit]), r->subject);
-	for (size_t k = 0; k < a->ns; k++) {
-		const struct cell *c = &r->cells[k];
-		printf("%*s%s%s%s: %s", 16, "", a->ns > 1 ? a->s[k].name : "", a->ns > 1 ? " " : "",
-		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
-		       c->needed == 'x' ? "not a fix" : "unknown");
-		printf(" (%s)", c->needed_why ? c->needed_why : "");
-		if (c->present != DAG_NONE)
-			printf("; present since %s as %.12s (%s)", tag_of(a, &a->s[k], c->present),
-			       git_oid_tostr_s(&a->h->dag.oids[c->present]), c->present_how);
-		if (c->applies == 1)
-			printf("; applies to %s", a->s[k].tip_name);
-		else if (c->applies == 0) {
-			printf("; does not apply to %s", a->s[k].tip_name);
-			if (c->nprereqs)
-				printf(", earlier commits to its files missing there:");
-			for (size_t i = 0; i < c->nprereqs; i++)
-				printf(" %.12s", git_oid_tostr_s(&a->h->dag.oids[c->prereqs[i]]));
-		}
-		printf("\n");
-	}
-}
-
-/* A series' column of the audit, counted by class (fixclass.h). */
-struct counts {
-	size_t marked;              /* Cc: stable */
-	size_t by_word, possible, not_fix;  /* the classes */
-	size_t candidates, missing, missing_backported_culprit;  /* by word, needed */
-	size_t possible_needed, possible_missing;
-	size_t unneeded_fix, unneeded_possible, unknown;
-	size_t present, by_line, present_not_fix;
-};
-
-static void count(const struct audit *a, size_t k, struct counts *n)
+void audit_count(const struct audit_result *res, size_t k, struct audit_counts *n)
 {
 	memset(n, 0, sizeof(*n));
-	for (size_t i = 0; i < a->nrows; i++) {
-		const struct row *r = &a->rows[i];
-		const struct cell *c = &r->cells[k];
+	for (size_t i = 0; i < res->nrows; i++) {
+		const struct audit_row *r = &res->rows[i];
+		const struct audit_cell *c = &r->cells[k];
 		bool fix = r->fix.cls == FIXCLASS_FIX, missing = c->present == DAG_NONE;
 
 		n->marked += r->mark == 'C';
@@ -783,151 +709,11 @@ static void count(const struct audit *a, size_t k, struct counts *n)
 	}
 }
 
-static void print_summary(const struct audit *a, size_t k)
+static void free_rows(struct audit_row *rows, size_t nrows, size_t nseries)
 {
-	const struct stable_series *s = &a->s[k];
-	struct counts n;
-
-	count(a, k, &n);
-	printf("\nsummary for %s: %zu commits: %zu fixes by their own word (%zu Cc: stable), "
-	       "%zu possible fixes, %zu not fixes\n", s->name, a->nrows, n.by_word, n.marked,
-	       n.possible, n.not_fix);
-	printf("  stable candidates (a fix by its own word, needed): %zu; missing: %zu "
-	       "(%zu fix a culprit %s.y took as a backport)\n", n.candidates, n.missing,
-	       n.missing_backported_culprit, s->name);
-	for (size_t i = 0; i < a->nrows; i++) {
-		const struct row *r = &a->rows[i];
-		const struct cell *c = &r->cells[k];
-		if (c->needed != 'N' || c->present != DAG_NONE || r->fix.cls != FIXCLASS_FIX)
-			continue;
-		printf("    [%c] %.12s %s%s\n", r->mark,
-		       git_oid_tostr_s(&a->h->dag.oids[r->commit]), r->subject,
-		       c->applies == 1 ? "" : " (does not apply)");
-	}
-	printf("  possible candidates (looks like a fix, needed): %zu; missing: %zu "
-	       "(--only possible lists them)\n", n.possible_needed, n.possible_missing);
-	printf("  not needed (the code came after %s): %zu fixes, %zu possible; unknown: %zu\n",
-	       a->h->tags.v[s->base_tag].shortname, n.unneeded_fix, n.unneeded_possible, n.unknown);
-	printf("  present: %zu (%zu by upstream line, %zu by patch-id only; %zu of them not a fix)\n",
-	       n.present, n.by_line, n.present - n.by_line, n.present_not_fix);
-}
-
-static void print_text(const struct audit *a)
-{
-	printf("audit %s: %zu non-merge commits\n", a->o->range, a->nrows);
-	for (size_t k = 0; k < a->ns; k++)
-		printf("series %s: %s .. %s\n", a->s[k].name, a->h->tags.v[a->s[k].base_tag].shortname,
-		       a->s[k].tip_name);
-	printf("flags: a fix by its own word: C Cc: stable, F Fixes:, I names released code;"
-	       " p possibly a fix; - not a fix; per series: N needed, n not needed, ? unknown,"
-	       " x not a fix; P present, - missing; + applies to the tip, x does not\n\n");
-	for (size_t i = 0; i < a->nrows; i++)
-		if (wanted(a, &a->rows[i]))
-			print_row(a, &a->rows[i]);
-	for (size_t k = 0; k < a->ns; k++)
-		print_summary(a, k);
-}
-
-static void print_json(const struct audit *a)
-{
-	struct json j;
-	char hex[GIT_OID_HEXSZ + 1];
-
-	json_init(&j, stdout);
-	json_obj_begin(&j);
-	json_kint(&j, "schema_version", 1);
-	json_key(&j, "audit");
-	json_obj_begin(&j);
-	json_kstr(&j, "range", a->o->range);
-	json_key(&j, "series");
-	json_arr_begin(&j);
-	for (size_t k = 0; k < a->ns; k++) {
-		json_obj_begin(&j);
-		json_kstr(&j, "series", a->s[k].name);
-		json_kstr(&j, "base", a->h->tags.v[a->s[k].base_tag].shortname);
-		json_kstr(&j, "tip", a->s[k].tip_name);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_key(&j, "commits");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < a->nrows; i++) {
-		const struct row *r = &a->rows[i];
-		if (!wanted(a, r))
-			continue;
-		json_obj_begin(&j);
-		json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[r->commit]));
-		json_kstr(&j, "subject", r->subject);
-		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" :
-			  r->mark == 'I' ? "named-culprit" : r->mark == 'p' ? "possible" : NULL);
-		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
-		fixclass_json(&j, &r->fix);
-		json_key(&j, "series");
-		json_obj_begin(&j);
-		for (size_t k = 0; k < a->ns; k++) {
-			const struct cell *c = &r->cells[k];
-			json_key(&j, a->s[k].name);
-			json_obj_begin(&j);
-			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
-				  c->needed == 'x' ? "not-a-fix" : "unknown");
-			json_kstr(&j, "needed_evidence", c->needed_why);
-			json_kstr(&j, "present", c->present == DAG_NONE ? NULL :
-				  git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[c->present]));
-			json_kstr(&j, "present_by", c->present == DAG_NONE ? NULL : c->present_how);
-			json_kstr(&j, "present_since", c->present == DAG_NONE ? NULL :
-				  tag_of(a, &a->s[k], c->present));
-			json_key(&j, "applies");
-			if (c->applies < 0)
-				json_null(&j);
-			else
-				json_bool(&j, c->applies);
-			json_key(&j, "prerequisites");
-			json_arr_begin(&j);
-			for (size_t p = 0; p < c->nprereqs; p++)
-				json_str(&j, git_oid_tostr(hex, sizeof(hex), &a->h->dag.oids[c->prereqs[p]]));
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-		json_obj_end(&j);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_key(&j, "summary");
-	json_obj_begin(&j);
-	for (size_t k = 0; k < a->ns; k++) {
-		struct counts n;
-		count(a, k, &n);
-		json_key(&j, a->s[k].name);
-		json_obj_begin(&j);
-		json_kint(&j, "commits", (int64_t)a->nrows);
-		json_kint(&j, "marked_cc_stable", (int64_t)n.marked);
-		json_kint(&j, "fixes", (int64_t)n.by_word);
-		json_kint(&j, "possible_fixes", (int64_t)n.possible);
-		json_kint(&j, "not_a_fix", (int64_t)n.not_fix);
-		json_kint(&j, "candidates", (int64_t)n.candidates);
-		json_kint(&j, "needed_missing", (int64_t)n.missing);
-		json_kint(&j, "needed_missing_backported_culprit",
-			  (int64_t)n.missing_backported_culprit);
-		json_kint(&j, "possible_candidates", (int64_t)n.possible_needed);
-		json_kint(&j, "possible_missing", (int64_t)n.possible_missing);
-		json_kint(&j, "not_needed", (int64_t)(n.unneeded_fix + n.unneeded_possible));
-		json_kint(&j, "not_needed_possible", (int64_t)n.unneeded_possible);
-		json_kint(&j, "unknown", (int64_t)n.unknown);
-		json_kint(&j, "present", (int64_t)n.present);
-		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
-		json_kint(&j, "present_not_a_fix", (int64_t)n.present_not_fix);
-		json_obj_end(&j);
-	}
-	json_obj_end(&j);
-	json_obj_end(&j);
-	json_obj_end(&j);
-}
-
-static void free_audit(struct audit *a)
-{
-	for (size_t i = 0; i < a->nrows; i++) {
-		struct row *r = &a->rows[i];
-		for (size_t k = 0; r->cells && k < a->ns; k++)
+	for (size_t i = 0; i < nrows; i++) {
+		struct audit_row *r = &rows[i];
+		for (size_t k = 0; r->cells && k < nseries; k++)
 			free(r->cells[k].needed_why);
 		for (size_t k = 0; k < r->npaths; k++)
 			free(r->paths[k]);
@@ -937,7 +723,38 @@ static void free_audit(struct audit *a)
 		free(r->diff);
 		fix_verdict_free(&r->fix);
 	}
-	free(a->rows);
+	free(rows);
+}
+
+void audit_result_free(struct audit_result *res)
+{
+	free_rows(res->rows, res->nrows, res->nseries);
+	for (size_t k = 0; k < res->nseries; k++)
+		free(res->series[k].tip);
+	free(res->series);
+	memset(res, 0, sizeof(*res));
+}
+
+/* The table, handed over: the rows and each series' name, base and tip. */
+static void hand_over(struct audit *a, struct audit_result *out)
+{
+	out->rows = a->rows;
+	out->nrows = a->nrows;
+	out->series = xcalloc(a->ns, sizeof(*out->series));
+	out->nseries = a->ns;
+	for (size_t k = 0; k < a->ns; k++) {
+		memcpy(out->series[k].name, a->s[k].name, sizeof(out->series[k].name));
+		out->series[k].base = a->h->tags.v[a->s[k].base_tag].shortname;
+		out->series[k].tip = a->s[k].tip_name;
+		a->s[k].tip_name = NULL;
+	}
+	a->rows = NULL;
+	a->nrows = 0;
+}
+
+static void free_audit(struct audit *a)
+{
+	free_rows(a->rows, a->nrows, a->ns);     /* not handed over: a failure on the way */
 	for (size_t k = 0; k < a->ns; k++) {
 		struct stable_series *s = &a->s[k];
 		free(s->tip_name);
@@ -958,12 +775,13 @@ static void free_audit(struct audit *a)
 	contain_free(&a->c);
 }
 
-int audit_run(struct history *h, const struct audit_opts *o)
+int audit_run(struct audit_result *out, struct history *h, const struct audit_opts *o)
 {
 	struct audit a;
 	char *list = xstrdup(o->series), *save = NULL;
 	int ret = 0;
 
+	memset(out, 0, sizeof(*out));
 	memset(&a, 0, sizeof(a));
 	a.h = h;
 	a.o = o;
@@ -981,12 +799,8 @@ int audit_run(struct history *h, const struct audit_opts *o)
 		index_series(&a, &a.s[k]);
 	if (!ret)
 		ret = read_rows(&a);
-	if (!ret) {
-		if (o->json)
-			print_json(&a);
-		else
-			print_text(&a);
-	}
+	if (!ret)
+		hand_over(&a, out);
 	free_audit(&a);
 	free(list);
 	return ret;

@@ -768,31 +768,6 @@ const char *fixsig_key(unsigned bit)
 	return NULL;
 }
 
-void fixclass_json(struct json *j, const struct fix_verdict *v)
-{
-	json_kstr(j, "class", fixclass_key(v->cls));
-	json_kstr(j, "class_reason", v->reason);
-	json_kstr(j, "fix_word", fixword_key(v->word));
-	json_key(j, "signals");
-	json_arr_begin(j);
-	for (unsigned i = 0; i < FIXSIG_COUNT; i++)
-		if (v->signals & (1u << i))
-			json_str(j, fixsig_key(1u << i));
-	json_arr_end(j);
-	json_kstr(j, "shape", fixshape_key(v->shape));
-	json_key(j, "score");
-	if (v->cls != FIXCLASS_FIX && v->features)
-		json_int(j, v->score);
-	else
-		json_null(j);
-	json_key(j, "features");
-	json_arr_begin(j);
-	for (unsigned i = 0; i < FIXFEAT_COUNT; i++)
-		if (v->features & (1u << i))
-			json_str(j, fix_features[i].key);
-	json_arr_end(j);
-}
-
 const char *fixfeat_key(enum fix_feature f)
 {
 	return f < FIXFEAT_COUNT ? fix_features[f].key : NULL;

@@ -209,7 +209,7 @@ int match_range(struct history *h, const char *range, bool **mask)
 
 	*mask = NULL;
 	if (!dots || dots == range || !dots[2] || dots[2] == '.')
-		return error(EXIT_USAGE, "--range wants A..B, not '%s'", range);
+		return pv_error_set(PV_EINVALID, "'%s' is not a range A..B", range);
 	from = xstrndup(range, (size_t)(dots - range));
 	ret = rev_resolve(&a, h->repo, &h->dag, from);
 	if (!ret)

@@ -394,11 +394,12 @@ int patch_read_file(struct patch_set *set, const char *path)
 
 	memset(set, 0, sizeof(*set));
 	if (!f)
-		return error(EXIT_INPUT, "cannot read patch '%s': %s", path, strerror(errno));
+		return pv_error_set(PV_EINPUT, "cannot read patch '%s': %s", path,
+				    strerror(errno));
 	do {
 		if (len + 65536 > PATCH_INPUT_MAX + 1) {
-			ret = error(EXIT_INPUT, "patch '%s' is larger than %u MiB", path,
-				    PATCH_INPUT_MAX >> 20);
+			ret = pv_error_set(PV_EINPUT, "patch '%s' is larger than %u MiB", path,
+					   PATCH_INPUT_MAX >> 20);
 			goto out;
 		}
 		buf = xgrow(buf, &alloc, len + 65536, 1);
@@ -406,21 +407,22 @@ int patch_read_file(struct patch_set *set, const char *path)
 		len += n;
 	} while (n > 0);
 	if (ferror(f)) {
-		ret = error(EXIT_INPUT, "cannot read patch '%s': %s", path, strerror(errno));
+		ret = pv_error_set(PV_EINPUT, "cannot read patch '%s': %s", path,
+				   strerror(errno));
 		goto out;
 	}
 	if (!len) {
-		ret = error(EXIT_INPUT, "patch '%s' is empty", path);
+		ret = pv_error_set(PV_EINPUT, "patch '%s' is empty", path);
 		goto out;
 	}
 	if (memchr(buf, '\0', len)) {
-		ret = error(EXIT_INPUT, "patch '%s' is binary, not a mail or diff", path);
+		ret = pv_error_set(PV_EINPUT, "patch '%s' is binary, not a mail or diff", path);
 		goto out;
 	}
 	patch_parse(set, buf, len);
 	if (!has_content(set)) {
 		patch_set_free(set);
-		ret = error(EXIT_INPUT, "'%s' holds no mail and no diff", path);
+		ret = pv_error_set(PV_EINPUT, "'%s' holds no mail and no diff", path);
 	}
 out:
 	free(buf);

@@ -33,7 +33,7 @@ static int add_blame(struct triage *t, struct history *h)
 	if (!np || !*t->fixp.diff)
 		return 0;
 	if (blame_diff(h->repo, dag, par[0], t->fixp.diff, r) < 0)
-		return error(EXIT_CORRUPT, "cannot blame the fix's lines: %s", git_errmsg());
+		return pv_error_set(PV_ECORRUPT, "cannot blame the fix's lines: %s", git_errmsg());
 	blame_rank(r);
 	t->blame_lines = r->lines;
 	for (size_t i = 0; i < r->nr; i++) {
@@ -309,8 +309,8 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 	t->fix_first = UINT32_MAX;
 	t->backport_first = NONE;
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
-		return error(EXIT_CORRUPT, "cannot read the diff of %s: %s",
-			     git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
+		return pv_error_set(PV_ECORRUPT, "cannot read the diff of %s: %s",
+				    git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
 	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	return 0;
 }
@@ -450,7 +450,7 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	memset(t, 0, sizeof(*t));
 	t->fix = fix;
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
-		return error(EXIT_CORRUPT, "cannot read the fix's diff: %s", git_errmsg());
+		return pv_error_set(PV_ECORRUPT, "cannot read the fix's diff: %s", git_errmsg());
 	t->fix_first = contain_first_release(c, fix);
 	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	if (mail)

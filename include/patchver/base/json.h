@@ -35,6 +35,18 @@ void json_kstr(struct json *j, const char *key, const char *s);
 void json_kint(struct json *j, const char *key, int64_t v);
 void json_kbool(struct json *j, const char *key, bool v);
 
+/*
+ * patchver's JSON documents: one version for all of them, bumped only when
+ * a field changes meaning or goes away (a new field is no new version).
+ */
+#define JSON_SCHEMA_VERSION 1
+
+/*
+ * Start a document on out: {"schema_version": 1 -- the caller adds its
+ * keys and closes it with json_obj_end().
+ */
+void json_document_begin(struct json *j, FILE *out);
+
 /* Write s as a JSON string literal (quotes included) to out. */
 void json_write_string(FILE *out, const char *s);
 

@@ -1,6 +1,8 @@
 #ifndef PATCHVER_CLI_DIAG_H
 #define PATCHVER_CLI_DIAG_H
 
+#include <stdbool.h>
+
 /*
  * What the layers below record — errors (base/error.h) and notices
  * (base/notice.h) — said on stderr, and a failure's exit code.
@@ -14,10 +16,22 @@
  */
 int diag_exit(int ret);
 
+/*
+ * Put prefix before the recorded message of code, the failure just
+ * returned: the words only cli/ knows ("--series ").  Returns code.
+ */
+int diag_reword(int code, const char *prefix);
+
 /* The exit code of a PV_E* code, saying nothing. */
 int diag_exit_code(int code);
 
-/* Say notices on stderr from now on: "patchver: warning: ..." and the like. */
+/*
+ * Say notices on stderr from now on: "patchver: warning: ..." and the
+ * like; counts of steps only when stderr is a terminal.
+ */
 void diag_install(void);
+
+/* Draw counts of steps (on a terminal) or not: a JSON run keeps stderr for errors. */
+void diag_show_counts(bool show);
 
 #endif

@@ -17,7 +17,6 @@
  * Nothing here needs libgit2, so the quick path's front links it.
  */
 #define ANSWER_NONE UINT32_MAX
-#define REPORT_SCHEMA_VERSION 1
 
 /* A stable commit carrying the answer's commit (backmap.h). */
 struct answer_backport {

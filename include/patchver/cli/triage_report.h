@@ -4,7 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "patchver/base/json.h"
 #include "patchver/engine/history.h"
+#include "patchver/stable/fixclass.h"
 #include "patchver/stable/triage.h"
 
 /*
@@ -27,5 +29,12 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 /* --patch FILE: each message matched, then reported or triaged */
 int triage_patch_file(struct history *h, const struct triage_opts *o,
 		      const char *path);
+
+/*
+ * A fix verdict's keys in an open JSON object: class, class_reason,
+ * fix_word, signals, shape, score (null for a fix by its word) and
+ * features.  The triage's and the audit's JSON share them.
+ */
+void triage_report_fix_json(struct json *j, const struct fix_verdict *v);
 
 #endif

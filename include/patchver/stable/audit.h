@@ -2,25 +2,93 @@
 #define PATCHVER_AUDIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "patchver/engine/history.h"
+#include "patchver/stable/fixclass.h"
 
 /*
  * --audit A..B --series X.Y[,X.Y...]: for every non-merge commit of a
  * merge window and each stable series, is it marked for stable, needed
  * there (was the code it fixes in vX.Y?), already present (by upstream
  * line or patch-id, and since which stable tag), and, where needed and
- * missing, does it apply to the series' tip?
+ * missing, does it apply to the series' tip?  audit_run() computes the
+ * table; cli/audit_report.c shows it.
  */
 struct audit_opts {
-	bool json;
 	const char *range;          /* A..B */
 	const char *series;         /* "2.6.34" or "2.6.34,2.6.33" */
-	const char *only;           /* NULL, "missing", "possible", "present", "unneeded" */
 	bool needed_all;            /* judge "needed" for non-fixes too (measurement) */
 };
 
-/* 0, or an EXIT_* code. */
-int audit_run(struct history *h, const struct audit_opts *o);
+/* What one commit is for one series. */
+struct audit_cell {
+	char needed;                /* 'N' needed, 'n' not, '?' unknown, 'x' not a fix */
+	char *needed_why;
+	uint32_t present;           /* the series' commit carrying it, DAG_NONE */
+	const char *present_how;    /* "upstream line", "patch-id" */
+	const char *present_since;  /* the series tag first with it, or its branch */
+	bool via_backport;          /* needed: the series carries the culprit as a backport */
+	int applies;                /* 1, 0, -1: not checked */
+	uint32_t prereqs[5];        /* does not apply: earlier window commits to its files */
+	size_t nprereqs;
+};
+
+struct audit_row {
+	uint32_t commit;
+	/*
+	 * 'C' Cc: stable, 'F' Fixes:, 'I' names (or reverts) released code:
+	 * fixes by their own word; 'p' a possible fix; '-' not a fix
+	 */
+	char mark;
+	struct fix_verdict fix;
+	char hint[32];              /* the Cc: stable line's "# 2.6.33.x" and the like */
+	char *subject;
+	struct audit_cell *cells;   /* one per series */
+	/* the change, read once for the judges */
+	char *diff;
+	char **paths;
+	size_t npaths;
+	git_oid pid;
+	bool has_pid;
+};
+
+struct audit_series {
+	char name[32];              /* "2.6.34" */
+	const char *base;           /* its release tag, v2.6.34 */
+	char *tip;                  /* its newest tag, or its branch */
+};
+
+struct audit_result {
+	struct audit_series *series;
+	size_t nseries;
+	struct audit_row *rows;     /* newest first */
+	size_t nrows;
+};
+
+/* A series' column of the audit, counted by class (fixclass.h). */
+struct audit_counts {
+	size_t marked;              /* Cc: stable */
+	size_t by_word, possible, not_fix;  /* the classes */
+	size_t candidates, missing, missing_backported_culprit;  /* by word, needed */
+	size_t possible_needed, possible_missing;
+	size_t unneeded_fix, unneeded_possible, unknown;
+	size_t present, by_line, present_not_fix;
+};
+
+/* The audit of o->range against o->series: 0, or a negative PV_E* code. */
+int audit_run(struct audit_result *out, struct history *h, const struct audit_opts *o);
+
+/*
+ * Is the row one --only lists: "missing" (a fix needed and missing),
+ * "possible" (a possible fix needed and missing), "present", "unneeded"?
+ * NULL lists every row.
+ */
+bool audit_listed(const struct audit_result *res, const struct audit_row *r, const char *only);
+
+void audit_count(const struct audit_result *res, size_t series, struct audit_counts *n);
+
+void audit_result_free(struct audit_result *res);
 
 #endif

@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "patchver/base/json.h"
 #include "patchver/engine/tags.h"
 #include "patchver/stable/evidence.h"
 #include "patchver/stable/patch.h"
@@ -147,12 +146,6 @@ bool fixclass_late(const struct tag_table *t, uint32_t first);
  * v2.6.35-rc1 fixed in v2.6.35-rc3 was never released without its fix.
  */
 bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_t fix_first);
-
-/*
- * Its keys in an open JSON object: class, class_reason, fix_word, signals,
- * shape, score (null for a fix by its word) and features.
- */
-void fixclass_json(struct json *j, const struct fix_verdict *v);
 
 /* "stable-candidate"-style keys for JSON, and the names of the parts */
 const char *fixclass_key(enum fix_class cls);

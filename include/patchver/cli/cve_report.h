@@ -1,5 +1,5 @@
-#ifndef PATCHVER_CVE_H
-#define PATCHVER_CVE_H
+#ifndef PATCHVER_CVE_REPORT_H
+#define PATCHVER_CVE_REPORT_H
 
 #include "patchver/base/json.h"
 #include "patchver/engine/contain.h"
@@ -20,6 +20,6 @@
  * does, the ranges start at the history's root commit, and "notes" says
  * so.  Writes {"affected": [...], "notes": [...]}.
  */
-void cve_write(struct json *j, struct history *h, struct contain *c, const struct triage *t);
+void cve_report_write(struct json *j, struct history *h, struct contain *c, const struct triage *t);
 
 #endif

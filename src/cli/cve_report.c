@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "patchver/base/util.h"
-#include "patchver/stable/cve.h"
+#include "patchver/cli/cve_report.h"
 
 #define NONE UINT32_MAX
 
@@ -198,7 +198,7 @@ static void series_entries(struct json *j, const struct history *h, const struct
 	fix_entry(j, fixed);
 }
 
-void cve_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
+void cve_report_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
 {
 	uint32_t intro = introducer(t, h);
 	bool unknown = intro == DAG_NONE, any_affected = false;

@@ -1,0 +1,204 @@
+/*
+ * --audit shown: the table stable/audit.c computes, as text or JSON.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/base/json.h"
+#include "patchver/cli/audit_report.h"
+#include "patchver/cli/diag.h"
+#include "patchver/cli/triage_report.h"
+#include "patchver/stable/audit.h"
+
+static void print_row(const struct history *h, const struct audit_result *a,
+		      const struct audit_row *r)
+{
+	printf("[%c", r->mark);
+	for (size_t k = 0; k < a->nseries; k++) {
+		const struct audit_cell *c = &r->cells[k];
+		printf(" %c%c%c", c->needed, c->present != DAG_NONE ? 'P' : '-',
+		       c->applies < 0 ? ' ' : c->applies ? '+' : 'x');
+	}
+	printf("] %.12s %s\n", git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject);
+	for (size_t k = 0; k < a->nseries; k++) {
+		const struct audit_cell *c = &r->cells[k];
+		printf("%*s%s%s%s: %s", 16, "", a->nseries > 1 ? a->series[k].name : "", a->nseries > 1 ? " " : "",
+		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
+		       c->needed == 'x' ? "not a fix" : "unknown");
+		printf(" (%s)", c->needed_why ? c->needed_why : "");
+		if (c->present != DAG_NONE)
+			printf("; present since %s as %.12s (%s)", c->present_since,
+			       git_oid_tostr_s(&h->dag.oids[c->present]), c->present_how);
+		if (c->applies == 1)
+			printf("; applies to %s", a->series[k].tip);
+		else if (c->applies == 0) {
+			printf("; does not apply to %s", a->series[k].tip);
+			if (c->nprereqs)
+				printf(", earlier commits to its files missing there:");
+			for (size_t i = 0; i < c->nprereqs; i++)
+				printf(" %.12s", git_oid_tostr_s(&h->dag.oids[c->prereqs[i]]));
+		}
+		printf("\n");
+	}
+}
+
+static void print_summary(const struct history *h, const struct audit_result *a, size_t k)
+{
+	const struct audit_series *s = &a->series[k];
+	struct audit_counts n;
+
+	audit_count(a, k, &n);
+	printf("\nsummary for %s: %zu commits: %zu fixes by their own word (%zu Cc: stable), "
+	       "%zu possible fixes, %zu not fixes\n", s->name, a->nrows, n.by_word, n.marked,
+	       n.possible, n.not_fix);
+	printf("  stable candidates (a fix by its own word, needed): %zu; missing: %zu "
+	       "(%zu fix a culprit %s.y took as a backport)\n", n.candidates, n.missing,
+	       n.missing_backported_culprit, s->name);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct audit_row *r = &a->rows[i];
+		const struct audit_cell *c = &r->cells[k];
+		if (c->needed != 'N' || c->present != DAG_NONE || r->fix.cls != FIXCLASS_FIX)
+			continue;
+		printf("    [%c] %.12s %s%s\n", r->mark,
+		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject,
+		       c->applies == 1 ? "" : " (does not apply)");
+	}
+	printf("  possible candidates (looks like a fix, needed): %zu; missing: %zu "
+	       "(--only possible lists them)\n", n.possible_needed, n.possible_missing);
+	printf("  not needed (the code came after %s): %zu fixes, %zu possible; unknown: %zu\n",
+	       s->base, n.unneeded_fix, n.unneeded_possible, n.unknown);
+	printf("  present: %zu (%zu by upstream line, %zu by patch-id only; %zu of them not a fix)\n",
+	       n.present, n.by_line, n.present - n.by_line, n.present_not_fix);
+}
+
+static void print_text(const struct history *h, const struct audit_result *a,
+		       const struct audit_report_opts *o)
+{
+	printf("audit %s: %zu non-merge commits\n", o->range, a->nrows);
+	for (size_t k = 0; k < a->nseries; k++)
+		printf("series %s: %s .. %s\n", a->series[k].name, a->series[k].base,
+		       a->series[k].tip);
+	printf("flags: a fix by its own word: C Cc: stable, F Fixes:, I names released code;"
+	       " p possibly a fix; - not a fix; per series: N needed, n not needed, ? unknown,"
+	       " x not a fix; P present, - missing; + applies to the tip, x does not\n\n");
+	for (size_t i = 0; i < a->nrows; i++)
+		if (audit_listed(a, &a->rows[i], o->only))
+			print_row(h, a, &a->rows[i]);
+	for (size_t k = 0; k < a->nseries; k++)
+		print_summary(h, a, k);
+}
+
+static void print_json(const struct history *h, const struct audit_result *a,
+		       const struct audit_report_opts *o)
+{
+	struct json j;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_document_begin(&j, stdout);
+	json_key(&j, "audit");
+	json_obj_begin(&j);
+	json_kstr(&j, "range", o->range);
+	json_key(&j, "series");
+	json_arr_begin(&j);
+	for (size_t k = 0; k < a->nseries; k++) {
+		json_obj_begin(&j);
+		json_kstr(&j, "series", a->series[k].name);
+		json_kstr(&j, "base", a->series[k].base);
+		json_kstr(&j, "tip", a->series[k].tip);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "commits");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct audit_row *r = &a->rows[i];
+		if (!audit_listed(a, r, o->only))
+			continue;
+		json_obj_begin(&j);
+		json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->commit]));
+		json_kstr(&j, "subject", r->subject);
+		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" :
+			  r->mark == 'I' ? "named-culprit" : r->mark == 'p' ? "possible" : NULL);
+		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
+		triage_report_fix_json(&j, &r->fix);
+		json_key(&j, "series");
+		json_obj_begin(&j);
+		for (size_t k = 0; k < a->nseries; k++) {
+			const struct audit_cell *c = &r->cells[k];
+			json_key(&j, a->series[k].name);
+			json_obj_begin(&j);
+			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
+				  c->needed == 'x' ? "not-a-fix" : "unknown");
+			json_kstr(&j, "needed_evidence", c->needed_why);
+			json_kstr(&j, "present", c->present == DAG_NONE ? NULL :
+				  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->present]));
+			json_kstr(&j, "present_by", c->present == DAG_NONE ? NULL : c->present_how);
+			json_kstr(&j, "present_since", c->present == DAG_NONE ? NULL :
+				  c->present_since);
+			json_key(&j, "applies");
+			if (c->applies < 0)
+				json_null(&j);
+			else
+				json_bool(&j, c->applies);
+			json_key(&j, "prerequisites");
+			json_arr_begin(&j);
+			for (size_t p = 0; p < c->nprereqs; p++)
+				json_str(&j, git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->prereqs[p]]));
+			json_arr_end(&j);
+			json_obj_end(&j);
+		}
+		json_obj_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "summary");
+	json_obj_begin(&j);
+	for (size_t k = 0; k < a->nseries; k++) {
+		struct audit_counts n;
+		audit_count(a, k, &n);
+		json_key(&j, a->series[k].name);
+		json_obj_begin(&j);
+		json_kint(&j, "commits", (int64_t)a->nrows);
+		json_kint(&j, "marked_cc_stable", (int64_t)n.marked);
+		json_kint(&j, "fixes", (int64_t)n.by_word);
+		json_kint(&j, "possible_fixes", (int64_t)n.possible);
+		json_kint(&j, "not_a_fix", (int64_t)n.not_fix);
+		json_kint(&j, "candidates", (int64_t)n.candidates);
+		json_kint(&j, "needed_missing", (int64_t)n.missing);
+		json_kint(&j, "needed_missing_backported_culprit",
+			  (int64_t)n.missing_backported_culprit);
+		json_kint(&j, "possible_candidates", (int64_t)n.possible_needed);
+		json_kint(&j, "possible_missing", (int64_t)n.possible_missing);
+		json_kint(&j, "not_needed", (int64_t)(n.unneeded_fix + n.unneeded_possible));
+		json_kint(&j, "not_needed_possible", (int64_t)n.unneeded_possible);
+		json_kint(&j, "unknown", (int64_t)n.unknown);
+		json_kint(&j, "present", (int64_t)n.present);
+		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
+		json_kint(&j, "present_not_a_fix", (int64_t)n.present_not_fix);
+		json_obj_end(&j);
+	}
+	json_obj_end(&j);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+int audit_report(struct history *h, const struct audit_report_opts *o)
+{
+	struct audit_opts ao = { o->range, o->series, o->needed_all };
+	struct audit_result res;
+	int ret;
+
+	diag_show_counts(!o->json);
+	ret = audit_run(&res, h, &ao);
+	if (ret == PV_EINVALID)
+		ret = diag_reword(ret, "--series ");
+	if (ret)
+		return diag_exit(ret);
+	if (o->json)
+		print_json(h, &res, o);
+	else
+		print_text(h, &res, o);
+	audit_result_free(&res);
+	return 0;
+}
