@@ -8,6 +8,7 @@
 #include "patchver/engine/indexer.h"
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 
 void contain_init(struct contain *c, struct history *h)
 {

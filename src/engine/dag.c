@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/objstore.h"

@@ -53,3 +53,10 @@ void gitstart_shutdown(void)
 {
 	git_libgit2_shutdown();
 }
+
+const char *git_errmsg(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown error";
+}

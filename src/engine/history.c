@@ -16,6 +16,7 @@
 #include "patchver/engine/indexer.h"
 #include "patchver/engine/tagread.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 
 static void tune_libgit2(const struct history_opts *opts)
 {

@@ -7,6 +7,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/engine/naming.h"
+#include "patchver/engine/gitstart.h"
 
 void naming_init(struct naming *n, const struct history *h, const char *match)
 {
@@ -137,7 +138,7 @@ bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
 			n->min_desc_date = dag_min_desc_dates(&h->dag);
 		min_desc = n->min_desc_date[commit];
 	}
-	if (naming_uncut_is_gits(in_graph, h->dag.dates[commit], min_desc))
+	if (namerev_uncut_is_gits(in_graph, h->dag.dates[commit], min_desc))
 		return naming_uncut_name(n, commit, out);
 	return namerev_name(cut_walk(n, namerev_cutoff_for(h->dag.dates[commit])), commit, out);
 }

@@ -9,9 +9,7 @@
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/namerev.h"
-#include "patchver/engine/history.h"
 #include "patchver/engine/objstore.h"
-#include "patchver/engine/naming.h"
 #include "patchver/engine/quick.h"
 #include "patchver/engine/refread.h"
 #include "patchver/engine/relindex.h"
@@ -166,7 +164,7 @@ int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 	    !relindex_check(ix, &ix->dag.dates[c], sizeof(int64_t)))
 		return decline(q, "a damaged index block");
 	/* clock skew below c and no graph: git's date cutoff may name it otherwise */
-	if (!naming_uncut_is_gits(cgraph_present(&q->graph) &&
+	if (!namerev_uncut_is_gits(cgraph_present(&q->graph) &&
 				  cgraph_contains(&q->graph, &ix->dag.oids[c]),
 				  ix->dag.dates[c], ix->min_desc[c]))
 		return decline(q, "a commit with clock skew below it");

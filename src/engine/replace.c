@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "patchver/base/util.h"
 #include "patchver/engine/refread.h"
 #include "patchver/engine/replace.h"

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "patchver/base/error.h"
 #include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 
 struct prefix_scan {
 	const char *prefix;

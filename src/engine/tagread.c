@@ -14,6 +14,7 @@
 #include "patchver/engine/refread.h"
 #include "patchver/engine/tagread.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 
 /*
  * The tagger date as git's parse_tag_buffer() reads it: the number after

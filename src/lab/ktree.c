@@ -19,6 +19,7 @@
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
 #include "patchver/lab/worktree.h"
+#include "patchver/engine/gitstart.h"
 
 static char *path_join(const char *a, const char *b)
 {

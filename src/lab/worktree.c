@@ -14,6 +14,7 @@
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
 #include "patchver/lab/worktree.h"
+#include "patchver/engine/gitstart.h"
 
 struct wt_entry {
 	unsigned mode;

@@ -13,6 +13,7 @@
 #include "patchver/engine/treepath.h"
 #include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 
 #define NONE UINT32_MAX
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "check.h"
 #include "patchver/engine/backscan.h"
 #include "patchver/engine/gitstart.h"

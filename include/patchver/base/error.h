@@ -1,8 +1,6 @@
 #ifndef PATCHVER_ERROR_H
 #define PATCHVER_ERROR_H
 
-#include <git2/errors.h>
-
 /*
  * Exit codes: scripts rely on these; man/patchver.1 documents them.
  * An answer that is "none" (a commit in no release) is not an error.
@@ -79,16 +77,5 @@ void pv_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn)
  * code so that callers can write `return error(EXIT_X, ...)`.
  */
 int error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*
- * The last libgit2 error message, or "unknown error".  Inline, so that a
- * program built from modules that never call libgit2 (the quick path's
- * front, cli/main.c) does not link it for error().
- */
-static inline const char *git_errmsg(void)
-{
-	const git_error *e = git_error_last();
-	return e && e->message ? e->message : "unknown error";
-}
 
 #endif

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "patchver/cli/report.h"
-#include "patchver/stable/triage.h"
+#include "patchver/cli/render.h"
+#include "patchver/stable/evidence_mode.h"
 
 /*
  * The command line: parsed and checked here, in the front (main.c), and

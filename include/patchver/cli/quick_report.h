@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "patchver/cli/report.h"
+#include "patchver/cli/render.h"
 #include "patchver/engine/quick.h"
 
 /*

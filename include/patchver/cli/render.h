@@ -6,7 +6,6 @@
 
 #include "patchver/base/json.h"
 #include "patchver/base/util.h"
-#include "patchver/cli/report.h"
 #include "patchver/engine/backmap.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/tags.h"
@@ -17,6 +16,21 @@
  * Nothing here needs libgit2, so the quick path's front links it.
  */
 #define ANSWER_NONE UINT32_MAX
+
+/* What a query asks: "where is this commit?", in the output a mode asks for. */
+enum report_mode {
+	REPORT_FULL,            /* first release, describe, name-rev, stable */
+	REPORT_DESCRIBE,        /* git describe --contains */
+	REPORT_NAME_REV,        /* git name-rev --tags --name-only */
+	REPORT_TAGS,            /* every containing release tag */
+	REPORT_FIRST,           /* only the first release (all revs at once: one walk) */
+};
+
+struct report_opts {
+	enum report_mode mode;
+	bool json;
+	const char *match;      /* --match: also limits describe's tags, as git */
+};
 
 /* A stable commit carrying the answer's commit (backmap.h). */
 struct answer_backport {

@@ -4,25 +4,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "patchver/cli/render.h"
 #include "patchver/engine/history.h"
 
 /*
  * Answering "where is this commit?" for revs given on the command line or
- * on standard input, in the output a mode asks for.
+ * on standard input, in the output a mode asks for (render.h).
  */
-enum report_mode {
-	REPORT_FULL,            /* first release, describe, name-rev, stable */
-	REPORT_DESCRIBE,        /* git describe --contains */
-	REPORT_NAME_REV,        /* git name-rev --tags --name-only */
-	REPORT_TAGS,            /* every containing release tag */
-	REPORT_FIRST,           /* only the first release (all revs at once: one walk) */
-};
-
-struct report_opts {
-	enum report_mode mode;
-	bool json;
-	const char *match;      /* --match: also limits describe's tags, as git */
-};
 
 /* Returns 0 or the first EXIT_* code met; every rev is still answered. */
 int report_revs(struct history *h, const struct report_opts *opts,

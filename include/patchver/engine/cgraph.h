@@ -4,7 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <git2.h>
+#include <git2/oid.h>
+#include <git2/types.h>  /* types only: the front never calls libgit2 */
 
 /*
  * git's commit-graph files (objects/info/commit-graph, or a split chain

@@ -3,7 +3,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <git2.h>
+#include <git2/oid.h>
+#include <git2/types.h>  /* types only: the front never calls libgit2 */
 
 #include "patchver/base/util.h"
 #include "patchver/engine/replace.h"

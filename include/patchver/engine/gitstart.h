@@ -10,4 +10,7 @@
 void gitstart_init(void);
 void gitstart_shutdown(void);
 
+/* libgit2's last error message, or "unknown error": for a recorded PV_E* message. */
+const char *git_errmsg(void);
+
 #endif

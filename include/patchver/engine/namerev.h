@@ -75,4 +75,15 @@ static inline int64_t namerev_cutoff_for(int64_t date)
 	return date < INT64_MIN + slop ? INT64_MIN : date - slop;
 }
 
+/*
+ * Is the uncut walk's name git's answer for a commit asked alone?  With a
+ * commit-graph holding it, always: git then cuts by generation, which never
+ * touches a path down to it.  Else when nothing on such a path (min_desc:
+ * the oldest date at or above it) is dated before git's cutoff.
+ */
+static inline bool namerev_uncut_is_gits(bool in_graph, int64_t date, int64_t min_desc)
+{
+	return in_graph || min_desc >= namerev_cutoff_for(date);
+}
+
 #endif

@@ -35,17 +35,6 @@ struct naming {
 	int err;                    /* EXIT_CORRUPT once a walk met an unreadable commit */
 };
 
-/*
- * Is the uncut walk's name git's answer for a commit asked alone?  With a
- * commit-graph holding it, always: git then cuts by generation, which never
- * touches a path down to it.  Else when nothing on such a path (min_desc:
- * the oldest date at or above it) is dated before git's cutoff.
- */
-static inline bool naming_uncut_is_gits(bool in_graph, int64_t date, int64_t min_desc)
-{
-	return in_graph || min_desc >= namerev_cutoff_for(date);
-}
-
 /* match: a --match glob (git describe --contains --match), or NULL. */
 void naming_init(struct naming *n, const struct history *h, const char *match);
 void naming_free(struct naming *n);

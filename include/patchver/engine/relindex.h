@@ -4,7 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <git2.h>
+#include <git2/oid.h>
+#include <git2/types.h>  /* types only: the front never calls libgit2 */
 
 #include "patchver/engine/backmap.h"
 #include "patchver/engine/namerev.h"

@@ -3,7 +3,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <git2.h>
+#include <git2/oid.h>
+#include <git2/types.h>  /* types only: the front never calls libgit2 */
 
 /*
  * The history git sees when it is not the one the objects spell out:

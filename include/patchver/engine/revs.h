@@ -2,7 +2,8 @@
 #define PATCHVER_REVS_H
 
 #include <stdint.h>
-#include <git2.h>
+#include <git2/oid.h>
+#include <git2/types.h>  /* types only: the front includes this */
 
 #include "patchver/engine/dag.h"
 

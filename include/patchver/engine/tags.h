@@ -3,7 +3,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <git2.h>
+#include <git2/oid.h>
+#include <git2/types.h>  /* types only: the front never calls libgit2 */
 
 #include "patchver/engine/dag.h"
 #include "patchver/engine/kver.h"

@@ -8,6 +8,7 @@
 #include "patchver/stable/backports.h"
 #include "patchver/stable/blame.h"
 #include "patchver/stable/evidence.h"
+#include "patchver/stable/evidence_mode.h"
 #include "patchver/stable/fixclass.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
@@ -132,8 +133,6 @@ struct triage {
 	char *cc_note;                      /* the Cc: stable tag against the verdict */
 	unsigned blame_lines;
 };
-
-enum evidence_mode { EVIDENCE_ALL, EVIDENCE_MESSAGE, EVIDENCE_BLAME };
 
 /*
  * Triage fix (a commit); mail: the mail it came from, whose Cc: tags count
