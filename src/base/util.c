@@ -210,7 +210,7 @@ uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, ui
 	if (hi > nr)
 		hi = nr;
 	if (lo >= hi)
-		return UINT32_MAX;
+		return PV_NONE;
 	/* ids are uniform: the next bytes say about where it is */
 	guess = lo + (uint32_t)(((uint64_t)get_be32(id + 1) * (hi - lo)) >> 32);
 	if ((c = id_cmp(ids, guess, id)) == 0)
@@ -241,7 +241,7 @@ uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, ui
 		else
 			hi = mid;
 	}
-	return UINT32_MAX;
+	return PV_NONE;
 }
 
 int cmp_u32(const void *a, const void *b)

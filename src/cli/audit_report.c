@@ -17,7 +17,7 @@ static void print_row(const struct history *h, const struct audit_result *a,
 	printf("[%c", r->mark);
 	for (size_t k = 0; k < a->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
-		printf(" %c%c%c", c->needed, c->present != DAG_NONE ? 'P' : '-',
+		printf(" %c%c%c", c->needed, c->present != PV_NONE ? 'P' : '-',
 		       c->applies < 0 ? ' ' : c->applies ? '+' : 'x');
 	}
 	printf("] %.12s %s\n", git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject);
@@ -27,7 +27,7 @@ static void print_row(const struct history *h, const struct audit_result *a,
 		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
 		       c->needed == 'x' ? "not a fix" : "unknown");
 		printf(" (%s)", c->needed_why ? c->needed_why : "");
-		if (c->present != DAG_NONE)
+		if (c->present != PV_NONE)
 			printf("; present since %s as %.12s (%s)", c->present_since,
 			       git_oid_tostr_s(&h->dag.oids[c->present]), c->present_how);
 		if (c->applies == 1)
@@ -58,7 +58,7 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct audit_row *r = &a->rows[i];
 		const struct audit_cell *c = &r->cells[k];
-		if (c->needed != 'N' || c->present != DAG_NONE || r->fix.cls != FIXCLASS_FIX)
+		if (c->needed != 'N' || c->present != PV_NONE || r->fix.cls != FIXCLASS_FIX)
 			continue;
 		printf("    [%c] %.12s %s%s\n", r->mark,
 		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject,
@@ -131,10 +131,10 @@ static void print_json(const struct history *h, const struct audit_result *a,
 			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
 				  c->needed == 'x' ? "not-a-fix" : "unknown");
 			json_kstr(&j, "needed_evidence", c->needed_why);
-			json_kstr(&j, "present", c->present == DAG_NONE ? NULL :
+			json_kstr(&j, "present", c->present == PV_NONE ? NULL :
 				  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->present]));
-			json_kstr(&j, "present_by", c->present == DAG_NONE ? NULL : c->present_how);
-			json_kstr(&j, "present_since", c->present == DAG_NONE ? NULL :
+			json_kstr(&j, "present_by", c->present == PV_NONE ? NULL : c->present_how);
+			json_kstr(&j, "present_since", c->present == PV_NONE ? NULL :
 				  c->present_since);
 			json_key(&j, "applies");
 			if (c->applies < 0)

@@ -8,8 +8,6 @@
 #include "patchver/base/util.h"
 #include "patchver/cli/cve_report.h"
 
-#define NONE UINT32_MAX
-
 /* "2.6.34" for v2.6.34-rc1, v2.6.34 and v2.6.34.3 alike */
 static void release_of(const struct history *h, uint32_t tag, char *buf, size_t len)
 {
@@ -26,14 +24,14 @@ static const char *version_of(const struct history *h, uint32_t tag)
 static uint32_t introducer(const struct triage *t, const struct history *h)
 {
 	const struct triage_group *g = &t->groups[0];
-	uint32_t best = DAG_NONE, best_rel = NONE;
+	uint32_t best = PV_NONE, best_rel = PV_NONE;
 
 	if (g->conf < CONF_LIKELY)
-		return DAG_NONE;
+		return PV_NONE;
 	for (size_t i = 0; i < g->nintro; i++) {
 		const struct evidence *e = &t->ev.v[g->intro[i]];
-		if (best == DAG_NONE || (e->first_release != NONE &&
-		    (best_rel == NONE || tags_cmp_version(&h->tags, e->first_release, best_rel) < 0))) {
+		if (best == PV_NONE || (e->first_release != PV_NONE &&
+		    (best_rel == PV_NONE || tags_cmp_version(&h->tags, e->first_release, best_rel) < 0))) {
 			best = e->commit;
 			best_rel = e->first_release;
 		}
@@ -97,9 +95,9 @@ static void release_entries(struct json *j, struct history *h, struct contain *c
 	uint32_t intro_rel = contain_first_release(c, intro);
 	char first[32] = "", fixed[32] = "";
 
-	if (intro_rel != NONE)
+	if (intro_rel != PV_NONE)
 		release_of(h, intro_rel, first, sizeof(first));
-	if (t->fix_first != NONE)
+	if (t->fix_first != PV_NONE)
 		release_of(h, t->fix_first, fixed, sizeof(fixed));
 	/* introduced and fixed in one cycle: no release ever had it */
 	*any_affected = *first && strcmp(first, fixed) != 0;
@@ -120,7 +118,7 @@ static void release_entries(struct json *j, struct history *h, struct contain *c
 	for (size_t b = 0; b < t->nbackports; b++) {
 		uint32_t rel = contain_first_release(c, t->backports[b]);
 		char series[32], wild[40];
-		if (rel == NONE || !kver_is_stable(&h->tags.v[rel].ver))
+		if (rel == PV_NONE || !kver_is_stable(&h->tags.v[rel].ver))
 			continue;
 		release_of(h, rel, series, sizeof(series));
 		snprintf(wild, sizeof(wild), "%s.*", series);
@@ -140,7 +138,7 @@ static bool via_stable_backport(const struct triage *t)
 {
 	for (size_t i = 0; i < t->groups[0].nseries; i++) {
 		const struct series *s = &t->groups[0].series[i];
-		if (s->intro_backport != DAG_NONE && s->affected && s->first_affected != NONE)
+		if (s->intro_backport != PV_NONE && s->affected && s->first_affected != PV_NONE)
 			return true;
 	}
 	return false;
@@ -192,7 +190,7 @@ static void series_entries(struct json *j, const struct history *h, const struct
 			k = end;
 		}
 	}
-	if (t->fix_first == NONE)
+	if (t->fix_first == PV_NONE)
 		return;
 	release_of(h, t->fix_first, fixed, sizeof(fixed));
 	fix_entry(j, fixed);
@@ -201,7 +199,7 @@ static void series_entries(struct json *j, const struct history *h, const struct
 void cve_report_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
 {
 	uint32_t intro = introducer(t, h);
-	bool unknown = intro == DAG_NONE, any_affected = false;
+	bool unknown = intro == PV_NONE, any_affected = false;
 
 	if (unknown)
 		intro = root_of(&h->dag, t->fix);
@@ -218,9 +216,9 @@ void cve_report_write(struct json *j, struct history *h, struct contain *c, cons
 	/* a branch the bug reached through the culprit's backport: from that backport */
 	for (size_t i = 0; i < t->groups[0].nseries; i++) {
 		const struct series *s = &t->groups[0].series[i];
-		if (s->intro_backport != DAG_NONE && s->affected && s->first_affected != NONE)
+		if (s->intro_backport != PV_NONE && s->affected && s->first_affected != PV_NONE)
 			git_range(j, h, s->intro_backport,
-				  s->fixed_by_backport && s->backport != DAG_NONE ? s->backport : t->fix);
+				  s->fixed_by_backport && s->backport != PV_NONE ? s->backport : t->fix);
 	}
 	json_arr_end(j);
 	json_obj_end(j);
@@ -244,7 +242,7 @@ void cve_report_write(struct json *j, struct history *h, struct contain *c, cons
 	for (size_t i = 0; i < t->groups[0].nseries; i++) {
 		const struct series *s = &t->groups[0].series[i];
 		char note[160], b[13], u[13];
-		if (s->intro_backport == DAG_NONE || !s->affected || s->first_affected == NONE)
+		if (s->intro_backport == PV_NONE || !s->affected || s->first_affected == PV_NONE)
 			continue;
 		git_oid_tostr(b, sizeof(b), &h->dag.oids[s->intro_backport]);
 		git_oid_tostr(u, sizeof(u), &h->dag.oids[s->intro_upstream]);

@@ -19,7 +19,7 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 	int named = 0;
 
 	memset(a, 0, sizeof(*a));
-	a->first_release = a->first_final = a->upstream = a->upstream_first = ANSWER_NONE;
+	a->first_release = a->first_final = a->upstream = a->upstream_first = PV_NONE;
 	if (quick_lookup(q, spec, &a->rev.commit) < 0)
 		return false;
 	memcpy(a->rev.oid.id, quick_oid(q, a->rev.commit), GIT_OID_RAWSZ);

@@ -19,12 +19,12 @@ void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags
 	a->releases = xmalloc((ntags + 1) * sizeof(uint32_t));
 	a->nreleases = tags_releases_among(t, tags, ntags, a->releases);
 	free(tags);
-	a->first_release = a->first_final = ANSWER_NONE;
+	a->first_release = a->first_final = PV_NONE;
 	for (size_t i = 0; i < a->nreleases; i++) {
 		const struct tag *tag = &t->v[a->releases[i]];
-		if (a->first_release == ANSWER_NONE)
+		if (a->first_release == PV_NONE)
 			a->first_release = a->releases[i];
-		if (a->first_final == ANSWER_NONE && !kver_is_rc(&tag->ver))
+		if (a->first_final == PV_NONE && !kver_is_rc(&tag->ver))
 			a->first_final = a->releases[i];
 	}
 }
@@ -36,11 +36,11 @@ void answer_set_backports(struct answer *a, const struct backport *b, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		struct answer_backport *e = &a->backports[a->nbackports++];
 		e->commit = oids[b[i].commit];
-		e->tag = b[i].tag >= BACKMAP_ON_BRANCH ? ANSWER_NONE : b[i].tag;
-		e->reverted = b[i].revert != DAG_NONE;
+		e->tag = b[i].tag >= BACKMAP_ON_BRANCH ? PV_NONE : b[i].tag;
+		e->reverted = b[i].revert != PV_NONE;
 		if (e->reverted)
 			e->revert = oids[b[i].revert];
-		e->revert_tag = b[i].revert_tag >= BACKMAP_ON_BRANCH ? ANSWER_NONE : b[i].revert_tag;
+		e->revert_tag = b[i].revert_tag >= BACKMAP_ON_BRANCH ? PV_NONE : b[i].revert_tag;
 	}
 }
 
@@ -55,13 +55,13 @@ void answer_free(struct answer *a)
 
 static const char *tag_name(const struct reporter *r, uint32_t t)
 {
-	return t == ANSWER_NONE ? NULL : r->tags->v[t].shortname;
+	return t == PV_NONE ? NULL : r->tags->v[t].shortname;
 }
 
-/* tag_name for text: ANSWER_NONE is spelled "none", as JSON's null */
+/* tag_name for text: PV_NONE is spelled "none", as JSON's null */
 static const char *tag_text(const struct reporter *r, uint32_t t)
 {
-	return t == ANSWER_NONE ? "none" : tag_name(r, t);
+	return t == PV_NONE ? "none" : tag_name(r, t);
 }
 
 /* Calls fn for each run of releases of one series (mainline = stable 0). */
@@ -176,7 +176,7 @@ static void print_text(struct reporter *r, const struct answer *a)
 		for_each_series(r, a, text_series, NULL);
 		return;
 	}
-	if (a->first_release == ANSWER_NONE)
+	if (a->first_release == PV_NONE)
 		printf("  first release:  none (not yet released)\n");
 	else
 		printf("  first release:  %s\n", tag_text(r, a->first_release));
@@ -191,7 +191,7 @@ static void print_text(struct reporter *r, const struct answer *a)
 	print_backports(r, a);
 	if (a->backport) {
 		printf("  backport of:    %.12s", a->upstream_hex);
-		if (a->upstream == ANSWER_NONE)
+		if (a->upstream == PV_NONE)
 			printf(" (not in this repository)\n");
 		else
 			printf(" (first release %s)\n", tag_text(r, a->upstream_first));
@@ -298,7 +298,7 @@ static void print_json(struct reporter *r, struct json *j, const struct answer *
 		} else {
 			json_obj_begin(j);
 			json_kstr(j, "ref", a->upstream_hex);
-			if (a->upstream != ANSWER_NONE) {
+			if (a->upstream != PV_NONE) {
 				hex_tostr(hex, sizeof(hex), a->upstream_oid.id);
 				json_kstr(j, "commit", hex);
 				json_kstr(j, "first_release", tag_name(r, a->upstream_first));

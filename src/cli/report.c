@@ -18,8 +18,6 @@
 #include "patchver/stable/backports.h"
 #include "patchver/base/util.h"
 
-#define NONE ANSWER_NONE
-
 /* The printing's state, and what computing answers from the history needs. */
 struct full_reporter {
 	struct reporter out;
@@ -50,13 +48,13 @@ static void find_backport(struct full_reporter *r, struct answer *a)
 {
 	char *msg = history_message(r->h, a->rev.commit);
 
-	a->upstream = a->upstream_first = NONE;
+	a->upstream = a->upstream_first = PV_NONE;
 	a->backport = msg && upstream_ref(msg, a->upstream_hex);
 	free(msg);
 	if (!a->backport)
 		return;
 	a->upstream = rev_find_hex(&r->h->dag, a->upstream_hex);
-	if (a->upstream != NONE) {
+	if (a->upstream != PV_NONE) {
 		git_oid_cpy(&a->upstream_oid, &r->h->dag.oids[a->upstream]);
 		a->upstream_first = contain_first_release(&r->contain, a->upstream);
 	}
@@ -67,7 +65,7 @@ static void compute_answer(struct full_reporter *r, const char *spec, struct ans
 	enum report_mode m = r->out.opts->mode;
 
 	memset(a, 0, sizeof(*a));
-	a->first_release = a->first_final = NONE;
+	a->first_release = a->first_final = PV_NONE;
 	a->err = rev_resolve(&a->rev, r->h->repo, &r->h->dag, spec);
 	if (a->err)
 		return;
@@ -186,7 +184,7 @@ static void annotate_line(struct full_reporter *r, const char *line, size_t len)
 		git_oid_fromstrn(&oid, line + i + 1 - GIT_OID_HEXSZ, GIT_OID_HEXSZ);
 		sbuf_reset(&name);
 		c = dag_find(&r->h->dag, &oid);
-		if (!(c != DAG_NONE && c < r->h->tag_commits ?
+		if (!(c != PV_NONE && c < r->h->tag_commits ?
 		      naming_uncut_name(&r->naming, c, &name) : naming_exact(&r->naming, &oid, &name)))
 			continue;
 		fwrite(line + start, 1, i + 1 - GIT_OID_HEXSZ - start, stdout);

@@ -17,8 +17,6 @@
 #include "patchver/cli/triage_report.h"
 #include "patchver/base/util.h"
 
-#define NONE UINT32_MAX
-
 struct front {
 	struct history *h;
 	const struct triage_opts *o;
@@ -31,7 +29,7 @@ struct front {
 
 static const char *rel(const struct front *f, uint32_t tag)
 {
-	return tag == NONE ? NULL : f->h->tags.v[tag].shortname;
+	return tag == PV_NONE ? NULL : f->h->tags.v[tag].shortname;
 }
 
 static const char *hex12(const struct front *f, uint32_t c)
@@ -58,7 +56,7 @@ static void commit_line(struct front *f, uint32_t c, const char *indent)
 	char *subj = history_subject(f->h, c);
 	uint32_t r = contain_first_release(&f->contain, c);
 
-	printf("%s%s  %-12s  %s\n", indent, hex12(f, c), r == NONE ? "(unreleased)" : rel(f, r), subj);
+	printf("%s%s  %-12s  %s\n", indent, hex12(f, c), r == PV_NONE ? "(unreleased)" : rel(f, r), subj);
 	free(subj);
 }
 
@@ -117,7 +115,7 @@ static void text_evidence(struct front *f, const struct triage *t)
 			continue;
 		any = true;
 		printf("  %-15s ", e->kind == EV_NAMED ? e->phrase : evidence_kind_name(e->kind));
-		if (e->commit == DAG_NONE) {
+		if (e->commit == PV_NONE) {
 			printf("%s (not resolved: %s)\n",
 			       *e->ref ? e->ref : e->claimed_subject ? e->claimed_subject : "",
 			       e->unresolved ? e->unresolved : "not in this repository");
@@ -188,7 +186,7 @@ static size_t answer_commits(const struct triage *t, uint32_t **out)
 	for (size_t i = 0; i < t->nbackports; i++)
 		add_once(*out, &n, t->backports[i]);
 	for (size_t i = 0; i < g->nseries; i++)
-		if (g->series[i].intro_backport != DAG_NONE)
+		if (g->series[i].intro_backport != PV_NONE)
 			add_once(*out, &n, g->series[i].intro_backport);
 	for (size_t i = 0; i < t->nintro_extra; i++)
 		add_once(*out, &n, t->intro_extra[i].commit);
@@ -217,13 +215,13 @@ static void text_stable_notes(struct front *f, const struct triage *t)
 	}
 	for (size_t i = 0; i < t->groups[0].nseries; i++) {
 		const struct series *s = &t->groups[0].series[i];
-		if (s->on_mainline != NONE)
+		if (s->on_mainline != PV_NONE)
 			printf("note:             %s is a commit mainline also reaches (%s contains it): "
 			       "%s.y's answer follows mainline there\n", rel(f, s->on_mainline),
 			       rel(f, s->mainline_by), s->name);
 	}
 	for (size_t i = 0; i < t->nintro_extra; i++)
-		if (t->intro_extra[i].tag == NONE)
+		if (t->intro_extra[i].tag == PV_NONE)
 			printf("note:             culprit %s is queued for stable as %s, "
 			       "on a stable branch no tag has reached: the fix should follow it\n",
 			       hex12(f, t->intro_extra[i].upstream), hex12(f, t->intro_extra[i].commit));
@@ -252,7 +250,7 @@ static void json_stable_notes(struct front *f, const struct triage *t)
 	json_key(j, "queued_culprits");
 	json_arr_begin(j);
 	for (size_t i = 0; i < t->nintro_extra; i++) {
-		if (t->intro_extra[i].tag != NONE)
+		if (t->intro_extra[i].tag != PV_NONE)
 			continue;
 		json_obj_begin(j);
 		json_kstr(j, "culprit", hex40(f, t->intro_extra[i].upstream));
@@ -266,7 +264,7 @@ static void json_stable_notes(struct front *f, const struct triage *t)
 /* A series the bug reached through a stable backport, or whose fix came early. */
 static bool backport_story(const struct series *s)
 {
-	return s->intro_backport != DAG_NONE || s->together || s->fix_before || s->fix_alone;
+	return s->intro_backport != PV_NONE || s->together || s->fix_before || s->fix_alone;
 }
 
 static void series_row(struct front *f, const struct series *s)
@@ -277,7 +275,7 @@ static void series_row(struct front *f, const struct series *s)
 		       " (a backport of the fix had come before it)" : "");
 		return;
 	}
-	if (!s->affected || s->first_affected == NONE) {
+	if (!s->affected || s->first_affected == PV_NONE) {
 		printf("not affected%s\n", s->fix_before ?
 		       " (the fix was backported before its culprit)" : s->fix_alone ?
 		       " (the fix was backported; its culprit never was)" : "");
@@ -286,15 +284,15 @@ static void series_row(struct front *f, const struct series *s)
 	printf("affected %s", rel(f, s->first_affected));
 	if (s->last_affected != s->first_affected)
 		printf("..%s", rel(f, s->last_affected));
-	if (s->intro_backport != DAG_NONE)
+	if (s->intro_backport != PV_NONE)
 		printf(" (culprit %s as %s%s since %s%s)", hex12(f, s->intro_upstream),
 		       hex12(f, s->intro_backport), s->intro_by_patchid ? " (same patch-id)" : "",
 		       rel(f, s->intro_tag),
 		       s->fix_before ? "; the fix's backport came first" : "");
-	if (s->fixed_in != NONE)
+	if (s->fixed_in != PV_NONE)
 		printf(", fixed in %s%s%s\n", rel(f, s->fixed_in),
 		       s->fixed_by_backport ? " by backport " : "",
-		       s->fixed_by_backport && s->backport != DAG_NONE ?
+		       s->fixed_by_backport && s->backport != PV_NONE ?
 		       hex12(f, s->backport) : "");
 	else
 		printf(", no fix yet\n");
@@ -308,9 +306,9 @@ static void text_series(struct front *f, const struct triage_group *g)
 		const struct series *s = &g->series[i];
 		size_t j = i;
 
-		if ((!s->affected || s->first_affected == NONE) && !backport_story(s)) {
+		if ((!s->affected || s->first_affected == PV_NONE) && !backport_story(s)) {
 			while (j + 1 < g->nseries && (!g->series[j + 1].affected ||
-			       g->series[j + 1].first_affected == NONE) &&
+			       g->series[j + 1].first_affected == PV_NONE) &&
 			       !backport_story(&g->series[j + 1]))
 				j++;
 		}
@@ -375,7 +373,7 @@ static void print_triage_text(struct front *f, const struct triage *t)
 	for (size_t i = 0; i < t->nbackports; i++) {
 		uint32_t revert = backport_map_revert_of(&t->stable, t->backports[i]);
 		commit_line(f, t->backports[i], "  ");
-		if (revert != DAG_NONE)
+		if (revert != PV_NONE)
 			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));
 	}
 	text_stable_notes(f, t);
@@ -388,7 +386,7 @@ static void json_commit(struct front *f, const char *key, uint32_t c)
 	char *subj;
 
 	json_key(&f->json, key);
-	if (c == DAG_NONE) {
+	if (c == PV_NONE) {
 		json_null(&f->json);
 		return;
 	}
@@ -443,7 +441,7 @@ static void json_series(struct front *f, const struct triage_group *g)
 		const struct series *s = &g->series[i];
 		json_obj_begin(j);
 		json_kstr(j, "series", s->name);
-		json_kbool(j, "affected", s->affected && s->first_affected != NONE);
+		json_kbool(j, "affected", s->affected && s->first_affected != PV_NONE);
 		json_kbool(j, "maintained", s->maintained);
 		json_kstr(j, "first_affected", rel(f, s->first_affected));
 		json_kstr(j, "last_affected", rel(f, s->last_affected));
@@ -451,15 +449,15 @@ static void json_series(struct front *f, const struct triage_group *g)
 		json_kbool(j, "fixed_by_backport", s->fixed_by_backport);
 		/* how the bug came into the series: its base release, or a backport */
 		json_kstr(j, "culprit_in", rel(f, s->intro_tag));
-		json_kstr(j, "culprit", s->intro_tag == NONE ? NULL : hex40(f, s->intro_upstream));
-		json_kstr(j, "culprit_backport", s->intro_backport == DAG_NONE ? NULL :
+		json_kstr(j, "culprit", s->intro_tag == PV_NONE ? NULL : hex40(f, s->intro_upstream));
+		json_kstr(j, "culprit_backport", s->intro_backport == PV_NONE ? NULL :
 			  hex40(f, s->intro_backport));
-		json_kstr(j, "culprit_backport_by", s->intro_backport == DAG_NONE ? NULL :
+		json_kstr(j, "culprit_backport_by", s->intro_backport == PV_NONE ? NULL :
 			  s->intro_by_patchid ? "patch-id" : "upstream line");
 		json_kbool(j, "together", s->together);
 		json_kbool(j, "fix_before_culprit", s->fix_before);
 		json_kbool(j, "fix_without_culprit", s->fix_alone);
-		json_kstr(j, "stable_tag_on_mainline", s->on_mainline == NONE ? NULL : rel(f, s->on_mainline));
+		json_kstr(j, "stable_tag_on_mainline", s->on_mainline == PV_NONE ? NULL : rel(f, s->on_mainline));
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -688,9 +686,9 @@ static void one_message(struct front *f, const struct patch *p, size_t i)
 			putchar('\n');
 		print_match_text(f, p, &m);
 	}
-	if (m.upstream == DAG_NONE && !f->ret)
+	if (m.upstream == PV_NONE && !f->ret)
 		f->ret = EXIT_NO_MATCH;
-	if (!f->o->triage && !f->o->json && m.upstream != DAG_NONE) {
+	if (!f->o->triage && !f->o->json && m.upstream != PV_NONE) {
 		/* then the same answers as `patchver <rev>` */
 		struct report_opts ro = { REPORT_FULL, false, NULL };
 		const char *rev = git_oid_tostr_s(&f->h->dag.oids[m.upstream]);
@@ -698,7 +696,7 @@ static void one_message(struct front *f, const struct patch *p, size_t i)
 		fflush(stdout);
 		report_revs(f->h, &ro, &rev, 1);
 	}
-	if (f->o->triage && m.upstream != DAG_NONE) {
+	if (f->o->triage && m.upstream != PV_NONE) {
 		if (!f->o->json)
 			putchar('\n');
 		do_triage(f, m.upstream, p);

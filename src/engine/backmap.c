@@ -105,7 +105,7 @@ uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit)
 			       offsetof(struct backport_revert, commit), commit, NULL, NULL, &n,
 			       &damaged);
 
-	return n ? m->reverts[at].revert : DAG_NONE;
+	return n ? m->reverts[at].revert : PV_NONE;
 }
 
 const char *backport_problem_str(uint32_t problem)

@@ -9,7 +9,6 @@
 #include "patchver/engine/backscan.h"
 #include "patchver/engine/upstream.h"
 
-#define NONE UINT32_MAX
 #define MAX_REFS 8          /* upstream ids one message may name */
 
 /* A stable-line commit as the map is built: what it names, what it reverts. */
@@ -17,8 +16,8 @@ struct stable_commit {
 	uint32_t commit, tag;
 	uint32_t named[MAX_REFS];
 	size_t nnamed;
-	uint32_t reverts;           /* the stable commit it reverts, or DAG_NONE */
-	uint32_t reverted_by;       /* the stable commit reverting it, or DAG_NONE */
+	uint32_t reverts;           /* the stable commit it reverts, or PV_NONE */
+	uint32_t reverted_by;       /* the stable commit reverting it, or PV_NONE */
 	char *subject;
 	char *reverts_subject;      /* 'Revert "<subject>"' with no id: whose subject */
 };
@@ -103,14 +102,14 @@ static uint32_t resolve(struct builder *b, const char *hex, enum backport_proble
 	if (len == GIT_OID_HEXSZ) {
 		uint32_t i;
 		if (git_oid_fromstr(&oid, hex) < 0)
-			return DAG_NONE;
+			return PV_NONE;
 		i = dag_find(b->dag, &oid);
-		return i != DAG_NONE && b->dag->loaded[i] ? i : DAG_NONE;
+		return i != PV_NONE && b->dag->loaded[i] ? i : PV_NONE;
 	}
 	found = dag_find_prefix(b->dag, hex, idx, 2);
 	if (found > 1)
 		*problem = BACKPORT_AMBIGUOUS_ID;
-	return found == 1 ? idx[0] : DAG_NONE;
+	return found == 1 ? idx[0] : PV_NONE;
 }
 
 /* What commit's message names and reverts (by id, else by subject: reverts_subject). */
@@ -120,7 +119,7 @@ static void read_commit(struct builder *b, struct stable_commit *s, char *msg)
 	enum backport_problem problem;
 	size_t n;
 
-	s->reverts = DAG_NONE;
+	s->reverts = PV_NONE;
 	if (!msg)
 		return;
 	s->subject = subject_of(msg);
@@ -129,7 +128,7 @@ static void read_commit(struct builder *b, struct stable_commit *s, char *msg)
 		uint32_t up = resolve(b, refs[k], &problem);
 		if (up == s->commit)
 			note(b, s->commit, BACKPORT_NAMES_ITSELF, refs[k]);
-		else if (up == DAG_NONE)
+		else if (up == PV_NONE)
 			note(b, s->commit, problem, refs[k]);
 		else
 			s->named[s->nnamed++] = up;
@@ -155,7 +154,7 @@ static bool same_series(const struct tag_table *t, uint32_t a, uint32_t b)
 /* The stable commit of r's series, no later than r, whose subject is subject. */
 static uint32_t by_subject(struct builder *b, const struct stable_commit *r, const char *subject)
 {
-	uint32_t best = DAG_NONE;
+	uint32_t best = PV_NONE;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct stable_commit *s = &b->v[i];
@@ -201,7 +200,7 @@ static void add_backports(struct builder *b, const struct stable_commit *s)
 		e->commit = s->commit;
 		e->tag = s->tag;
 		e->revert = s->reverted_by;
-		e->revert_tag = s->reverted_by == DAG_NONE ? NONE : find(b, s->reverted_by)->tag;
+		e->revert_tag = s->reverted_by == PV_NONE ? PV_NONE : find(b, s->reverted_by)->tag;
 	}
 }
 
@@ -216,23 +215,23 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 		char *msg = message(ctx, v[i].commit);
 		b.v[i].commit = v[i].commit;
 		b.v[i].tag = v[i].tag;
-		b.v[i].reverted_by = DAG_NONE;
+		b.v[i].reverted_by = PV_NONE;
 		read_commit(&b, &b.v[i], msg);
 		free(msg);
 	}
 	/* every subject is known now: the reverts that name only one */
 	for (size_t i = 0; i < n; i++)
-		if (b.v[i].reverts_subject && b.v[i].reverts == DAG_NONE)
+		if (b.v[i].reverts_subject && b.v[i].reverts == PV_NONE)
 			b.v[i].reverts = by_subject(&b, &b.v[i], b.v[i].reverts_subject);
 	/* a revert of a stable commit: only within the stable lines */
 	for (size_t i = 0; i < n; i++) {
-		struct stable_commit *target = b.v[i].reverts == DAG_NONE ? NULL :
+		struct stable_commit *target = b.v[i].reverts == PV_NONE ? NULL :
 					       find(&b, b.v[i].reverts);
-		if (target && target->reverted_by == DAG_NONE)
+		if (target && target->reverted_by == PV_NONE)
 			target->reverted_by = b.v[i].commit;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (b.v[i].reverted_by == DAG_NONE)
+		if (b.v[i].reverted_by == PV_NONE)
 			continue;
 		b.reverts = xgrow(b.reverts, &b.areverts, b.nreverts + 1, sizeof(*b.reverts));
 		b.reverts[b.nreverts].commit = b.v[i].commit;

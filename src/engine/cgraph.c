@@ -178,7 +178,7 @@ void cgraph_close(struct cgraph *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* Position of oid in f, or UINT32_MAX. */
+/* Position of oid in f, or PV_NONE. */
 static uint32_t file_find(const struct cgraph_file *f, const git_oid *oid)
 {
 	return id_table_find(f->fanout, f->oids, f->nr, oid->id);
@@ -187,7 +187,7 @@ static uint32_t file_find(const struct cgraph_file *f, const git_oid *oid)
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid)
 {
 	for (size_t i = 0; i < g->nfiles; i++)
-		if (file_find(&g->files[i], oid) != UINT32_MAX)
+		if (file_find(&g->files[i], oid) != PV_NONE)
 			return true;
 	return false;
 }
@@ -195,11 +195,11 @@ bool cgraph_contains(const struct cgraph *g, const git_oid *oid)
 uint32_t cgraph_pos(const struct cgraph *g, const git_oid *oid)
 {
 	for (size_t i = 0; i < g->nfiles; i++) {
-		uint32_t at = g->files[i].cdat ? file_find(&g->files[i], oid) : UINT32_MAX;
-		if (at != UINT32_MAX)
+		uint32_t at = g->files[i].cdat ? file_find(&g->files[i], oid) : PV_NONE;
+		if (at != PV_NONE)
 			return g->files[i].base + at;
 	}
-	return UINT32_MAX;
+	return PV_NONE;
 }
 
 /* CDAT of a chain-wide position, and the file it is in; NULL if none. */
@@ -385,9 +385,9 @@ bool cgraph_commit_at(const struct cgraph *g, uint32_t pos, git_oid *tree,
 uint32_t cgraph_level_at(const struct cgraph *g, uint32_t pos)
 {
 	const struct cgraph_file *f;
-	const unsigned char *e = pos == UINT32_MAX ? NULL : entry_at(g, pos, &f);
+	const unsigned char *e = pos == PV_NONE ? NULL : entry_at(g, pos, &f);
 
-	return e ? get_be32(e + GIT_OID_RAWSZ + 8) >> 2 : UINT32_MAX;
+	return e ? get_be32(e + GIT_OID_RAWSZ + 8) >> 2 : PV_NONE;
 }
 
 uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid)
@@ -469,7 +469,7 @@ int cgraph_maybe_changed(const struct cgraph *g, const git_oid *commit,
 		const unsigned char *filter;
 		uint64_t bits;
 
-		if (pos == UINT32_MAX)
+		if (pos == PV_NONE)
 			continue;
 		if (!f->bidx)
 			return -1;

@@ -14,8 +14,8 @@ void contain_init(struct contain *c, struct history *h)
 {
 	memset(c, 0, sizeof(*c));
 	c->h = h;
-	c->reach_commit = DAG_NONE;
-	c->verdict_target = DAG_NONE;
+	c->reach_commit = PV_NONE;
+	c->verdict_target = PV_NONE;
 }
 
 void contain_free(struct contain *c)
@@ -42,7 +42,7 @@ static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 	if (c->reach_commit != commit) {
 		cgraph_reach_free(&c->reach);
 		pos = dag_graph_pos(&h->dag, commit);
-		if (pos == UINT32_MAX)
+		if (pos == PV_NONE)
 			return 0;
 		cgraph_reach_init(&c->reach, &h->graph, pos);
 		c->reach_commit = commit;
@@ -50,10 +50,10 @@ static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 	if (!c->tag_pos) {
 		c->tag_pos = xmalloc(h->tags.nr * sizeof(uint32_t) + 1);
 		for (size_t t = 0; t < h->tags.nr; t++)
-			c->tag_pos[t] = h->tags.v[t].commit == DAG_NONE ? UINT32_MAX :
+			c->tag_pos[t] = h->tags.v[t].commit == PV_NONE ? PV_NONE :
 				dag_graph_pos(&h->dag, h->tags.v[t].commit);
 	}
-	if (c->tag_pos[tag] == UINT32_MAX)
+	if (c->tag_pos[tag] == PV_NONE)
 		return 0;
 	return cgraph_reaches(&c->reach, c->tag_pos[tag]);
 }
@@ -94,7 +94,7 @@ static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 		c->verdict_nr = 0;
 		c->verdict_target = target;
 	}
-	if (tip == DAG_NONE)
+	if (tip == PV_NONE)
 		return 0;
 	if (tip == target)
 		return 1;
@@ -224,11 +224,11 @@ uint32_t contain_first_release(struct contain *c, uint32_t commit)
 		for (size_t r = 0; r < t->nreleases; r++)
 			if (lazy_contains(c, t->releases[r], commit) > 0)
 				return t->releases[r];
-		return UINT32_MAX;
+		return PV_NONE;
 	}
 
 	if (commit >= c->h->tag_commits)
-		return UINT32_MAX;
+		return PV_NONE;
 	ix = history_index(c->h);
 	if (ix && !strcmp(ix->glob, c->h->release_glob))
 		return ix->first[commit];

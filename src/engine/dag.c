@@ -173,7 +173,7 @@ uint32_t dag_find(const struct dag *dag, const git_oid *oid)
 			return i;
 		s = (s + 1) & (dag->nslots - 1);
 	}
-	return DAG_NONE;
+	return PV_NONE;
 }
 
 /* Room for n commits in every per-commit array. */
@@ -211,7 +211,7 @@ uint32_t dag_intern(struct dag *dag, const git_oid *oid)
 	uint32_t i = dag_find(dag, oid);
 	size_t s;
 
-	if (i != DAG_NONE)
+	if (i != PV_NONE)
 		return i;
 	if (dag->borrowed)
 		own(dag);
@@ -270,7 +270,7 @@ static int64_t committer_date(const char *line, const char *end)
 }
 
 /* What graph_pos[] holds for a commit git's commit-graph lacks. */
-#define NOT_IN_GRAPH UINT32_MAX
+#define NOT_IN_GRAPH PV_NONE
 
 void dag_note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos)
 {
@@ -282,7 +282,7 @@ void dag_note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos)
 		       (size_t)(n - dag->graph_pos_nr) * sizeof(*dag->graph_pos));
 		dag->graph_pos_nr = n;
 	}
-	dag->graph_pos[idx] = pos == UINT32_MAX ? NOT_IN_GRAPH : pos + 1;
+	dag->graph_pos[idx] = pos == PV_NONE ? NOT_IN_GRAPH : pos + 1;
 }
 
 uint32_t dag_graph_pos(struct dag *dag, uint32_t idx)
@@ -290,9 +290,9 @@ uint32_t dag_graph_pos(struct dag *dag, uint32_t idx)
 	uint32_t pos;
 
 	if (!dag->graph || !cgraph_present(dag->graph))
-		return UINT32_MAX;
+		return PV_NONE;
 	if (idx < dag->graph_pos_nr && dag->graph_pos[idx])
-		return dag->graph_pos[idx] == NOT_IN_GRAPH ? UINT32_MAX : dag->graph_pos[idx] - 1;
+		return dag->graph_pos[idx] == NOT_IN_GRAPH ? PV_NONE : dag->graph_pos[idx] - 1;
 	pos = cgraph_pos(dag->graph, &dag->oids[idx]);
 	dag_note_graph_pos(dag, idx, pos);
 	return pos;
@@ -311,7 +311,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 	int64_t date;
 
 	if (!dag->graph || dag->shallow_nr || replace_map_active(&dag->replaced) ||
-	    (pos = dag_graph_pos(dag, idx)) == UINT32_MAX ||
+	    (pos = dag_graph_pos(dag, idx)) == PV_NONE ||
 	    !cgraph_commit_at(dag->graph, pos, &tree, ppos, 64, &np, &date) || np > 64)
 		return false;
 	for (size_t k = 0; k < np; k++)

@@ -104,8 +104,8 @@ static bool graph_holds_tags(struct history *h)
 	if (!cgraph_present(&h->graph))
 		return false;
 	for (size_t i = 0; i < h->tags.nr; i++)
-		if (h->tags.v[i].commit != DAG_NONE &&
-		    dag_graph_pos(&h->dag, h->tags.v[i].commit) == UINT32_MAX)
+		if (h->tags.v[i].commit != PV_NONE &&
+		    dag_graph_pos(&h->dag, h->tags.v[i].commit) == PV_NONE)
 			return false;
 	return true;
 }

@@ -27,7 +27,7 @@ uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *
 		uint32_t tag = t->releases[r], sp = 0;
 		uint32_t top = t->v[tag].commit;
 
-		if (first[top] != UINT32_MAX)
+		if (first[top] != PV_NONE)
 			continue;
 		first[top] = tag;
 		stack[sp++] = top;
@@ -35,7 +35,7 @@ uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *
 			unsigned np;
 			const uint32_t *par = dag_parents(dag, stack[--sp], &np);
 			for (unsigned i = 0; i < np; i++) {
-				if (first[par[i]] != UINT32_MAX)
+				if (first[par[i]] != PV_NONE)
 					continue;
 				first[par[i]] = tag;
 				stack[sp++] = par[i];
@@ -78,7 +78,7 @@ static void tag_intervals(const struct dag *dag, const struct tag_table *t,
 
 		memset(bits, 0, (size_t)dag->nr * sizeof(uint64_t));
 		for (size_t k = 0; k < nt; k++)
-			if (t->v[t0 + k].commit != DAG_NONE)
+			if (t->v[t0 + k].commit != PV_NONE)
 				bits[t->v[t0 + k].commit] |= 1ull << k;
 		for (uint32_t i = 0; i < dag->nr; i++) {
 			uint32_t c = order[i];
@@ -226,7 +226,7 @@ static void stable_backports(struct backport_map *m, const struct dag *dag,
 	size_t n = 0, alloc = 0;
 
 	for (uint32_t i = 0; i < dag->nr; i++) {
-		if (first[i] == UINT32_MAX || !kver_is_stable(&t->v[first[i]].ver))
+		if (first[i] == PV_NONE || !kver_is_stable(&t->v[first[i]].ver))
 			continue;
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
 		v[n].commit = i;

@@ -612,7 +612,7 @@ int lineblame(git_repository *repo, struct dag *dag, uint32_t base,
 	int ret = 0;
 
 	for (size_t i = 0; i < n; i++)
-		out[i] = DAG_NONE;
+		out[i] = PV_NONE;
 	if (dag_load(dag, base) < 0)
 		return -1;
 	path_id(&b, path);

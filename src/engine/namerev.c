@@ -155,7 +155,7 @@ static void walk(struct namerev *nr, const struct dag *dag,
 	new_seg(nr, 0, 0, 0, 0);    /* segment 0 means "no name" */
 
 	for (size_t i = 0; i < ntips; i++)
-		if (tags->v[tips[i]].commit != DAG_NONE)
+		if (tags->v[tips[i]].commit != PV_NONE)
 			order[n++] = tips[i];
 	qsort_r(order, n, sizeof(*order), cmp_tips, (void *)tags);
 	for (size_t i = 0; i < n; i++)

@@ -93,11 +93,11 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 	const struct history *h = n->h;
 	struct dag *dag = (struct dag *)&h->dag;
 	const struct cgraph *graph = &h->graph;
-	uint32_t level = cgraph_present(graph) ? cgraph_level(graph, &dag->oids[commit]) : UINT32_MAX;
+	uint32_t level = cgraph_present(graph) ? cgraph_level(graph, &dag->oids[commit]) : PV_NONE;
 	int64_t cutoff = NAMEREV_NO_CUTOFF;
 	struct cut_walk *w;
 
-	if (level == UINT32_MAX) {      /* not in the graph: git cuts by date */
+	if (level == PV_NONE) {      /* not in the graph: git cuts by date */
 		graph = NULL;
 		level = 0;
 		cutoff = namerev_cutoff_for(dag->dates[commit]);

@@ -315,7 +315,7 @@ static uint64_t find_in_pack(struct pack *p, const unsigned char *oid)
 	if (!found)
 		return 0;
 	if (found < 0) {
-		if ((i = id_table_find(p->idx + 8, p->oids, p->nr, oid)) == UINT32_MAX)
+		if ((i = id_table_find(p->idx + 8, p->oids, p->nr, oid)) == PV_NONE)
 			return 0;
 		off = get_be32(p->offsets + (size_t)i * 4);
 	}

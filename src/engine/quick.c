@@ -188,10 +188,10 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 	struct relindex *ix = &q->ix;
 
 	if (!relindex_check(ix, &ix->first[c], sizeof(uint32_t)) ||
-	    (ix->first[c] >= ix->ntags && ix->first[c] != UINT32_MAX))
+	    (ix->first[c] >= ix->ntags && ix->first[c] != PV_NONE))
 		return decline(q, "a damaged index block");
 	*tag = ix->first[c];
-	if (*tag != UINT32_MAX)
+	if (*tag != PV_NONE)
 		short_name(q, *tag);
 	return 0;
 }
@@ -416,7 +416,7 @@ static int tag_commit(struct quick *q, const char *name, uint32_t *c)
 	if (t < 0)
 		return decline(q, "a rev that is neither an id nor a tag");
 	*c = q->ix.tags[t].commit;
-	return *c == DAG_NONE ? decline(q, "a tag of no commit") : 0;
+	return *c == PV_NONE ? decline(q, "a tag of no commit") : 0;
 }
 
 static bool lower_hex(const char *s, size_t len)

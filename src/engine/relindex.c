@@ -137,7 +137,7 @@ static bool check_tag_links(const struct relindex *ix, uint64_t pool_len)
 
 	for (uint32_t t = 0; t < ix->ntags; t++) {
 		const struct relindex_tag *tag = &ix->tags[t];
-		if (tag->name_off >= pool_len || (tag->commit >= n && tag->commit != DAG_NONE) ||
+		if (tag->name_off >= pool_len || (tag->commit >= n && tag->commit != PV_NONE) ||
 		    tag->iv_off > tag[1].iv_off)
 			return false;
 	}
@@ -178,8 +178,8 @@ static bool backport_in_range(const struct relindex *ix, const struct backport *
 	uint32_t n = ix->dag.nr;
 
 	return b->upstream < n && b->commit < n && b->tag < ix->ntags &&
-	       (b->revert < n || b->revert == DAG_NONE) &&
-	       (b->revert_tag < ix->ntags || b->revert_tag == UINT32_MAX);
+	       (b->revert < n || b->revert == PV_NONE) &&
+	       (b->revert_tag < ix->ntags || b->revert_tag == PV_NONE);
 }
 
 bool relindex_backport_ok(struct relindex *ix, const struct backport *b)
@@ -216,7 +216,7 @@ static bool check_links(const struct relindex *ix)
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (ix->dag.par_off[i] > ix->dag.nparents || ix->dag.par_nr[i] > ix->dag.nparents - ix->dag.par_off[i] ||
-		    ix->names[i].seg >= ix->nsegs || (ix->first[i] >= ix->ntags && ix->first[i] != UINT32_MAX))
+		    ix->names[i].seg >= ix->nsegs || (ix->first[i] >= ix->ntags && ix->first[i] != PV_NONE))
 			return false;
 	}
 	for (uint32_t i = 0; i < ix->dag.nparents; i++)

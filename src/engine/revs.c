@@ -146,7 +146,7 @@ static int resolve_steps(struct rev *out, git_repository *repo, struct dag *dag,
 	char *base = at ? xstrndup(spec, at) : NULL;
 	git_object *obj = NULL, *peeled = NULL;
 	const char *p = spec + at;
-	uint32_t c = DAG_NONE;
+	uint32_t c = PV_NONE;
 	int ret = -1;
 
 	if (!base || git_revparse_single(&obj, repo, base) < 0 ||
@@ -181,7 +181,7 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 
 	memset(out, 0, sizeof(*out));
 	out->spec = spec;
-	out->commit = DAG_NONE;
+	out->commit = PV_NONE;
 	if (!*spec)
 		return pv_error_set(PV_ENOTFOUND, "empty revision");
 	if (resolve_steps(out, repo, dag, spec) == 0)
@@ -237,21 +237,21 @@ uint32_t rev_find_hex(struct dag *dag, const char *hex)
 	size_t len = strlen(hex);
 
 	if (len < 7 || len > GIT_OID_HEXSZ)
-		return DAG_NONE;
+		return PV_NONE;
 	for (size_t k = 0; k <= len; k++)
 		lower[k] = (char)tolower((unsigned char)hex[k]);
 	if (len == GIT_OID_HEXSZ && git_oid_fromstr(&oid, lower) == 0) {
 		i = dag_find(dag, &oid);
-		if (i != DAG_NONE && dag->loaded[i])
+		if (i != PV_NONE && dag->loaded[i])
 			return i;
 		if (!git_odb_exists(dag->odb, &oid))
-			return DAG_NONE;
+			return PV_NONE;
 		i = dag_intern(dag, &oid);
 		if ((dag->lazy ? dag_parse(dag, i) : dag_load(dag, i)) < 0) {
 			git_error_clear();
-			return DAG_NONE;
+			return PV_NONE;
 		}
 		return i;
 	}
-	return dag_find_prefix(dag, lower, idx, 2) == 1 ? idx[0] : DAG_NONE;
+	return dag_find_prefix(dag, lower, idx, 2) == 1 ? idx[0] : PV_NONE;
 }

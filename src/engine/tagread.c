@@ -87,7 +87,7 @@ static git_object_t read_object(git_odb *odb, struct dag *dag, const git_oid *oi
 
 /*
  * Peel tag->target through tag objects to a commit.  Missing objects and
- * non-commits leave tag->commit at DAG_NONE, as git leaves them unnamed.
+ * non-commits leave tag->commit at PV_NONE, as git leaves them unnamed.
  * What git's commit-graph holds is a commit, unread: git's parse_object()
  * reads no object the graph has either.
  */
@@ -96,14 +96,14 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 	git_oid oid = tag->target;
 	int depth = 0;
 
-	tag->commit = DAG_NONE;
+	tag->commit = PV_NONE;
 	tag->taggerdate = INT64_MAX;
 	for (;;) {
 		uint32_t pos = dag->graph && cgraph_present(dag->graph) ?
-			cgraph_pos(dag->graph, &oid) : UINT32_MAX;
+			cgraph_pos(dag->graph, &oid) : PV_NONE;
 		git_object_t type;
 
-		if (pos != UINT32_MAX) {
+		if (pos != PV_NONE) {
 			sbuf_reset(data);
 			type = GIT_OBJECT_COMMIT;
 		} else {
@@ -120,7 +120,7 @@ static void peel(struct tag *tag, git_odb *odb, struct dag *dag, struct sbuf *da
 		}
 		if (type == GIT_OBJECT_COMMIT) {
 			tag->commit = dag_intern(dag, &oid);
-			if (pos != UINT32_MAX)
+			if (pos != PV_NONE)
 				dag_note_graph_pos(dag, tag->commit, pos);
 			if (data->len)   /* read, not found in git's commit-graph */
 				dag_parse_data(dag, tag->commit, data->buf, data->len);
@@ -242,7 +242,7 @@ int tags_peel(struct tag_table *t, struct dag *dag)
 		struct tag *tag = &t->v[i];
 
 		peel(tag, dag->odb, dag, &data);
-		if (tag->commit == DAG_NONE)
+		if (tag->commit == PV_NONE)
 			continue;
 		if ((dag->lazy ? dag_parse(dag, tag->commit) : dag_load(dag, tag->commit)) < 0) {
 			char hex[GIT_OID_HEXSZ + 1];

@@ -36,12 +36,12 @@ void tags_classify(struct tag_table *t, const char *release_glob)
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tag *tag = &t->v[i];
 
-		tag->release = tag->commit != DAG_NONE &&
+		tag->release = tag->commit != PV_NONE &&
 			       fnmatch(release_glob, tag->shortname, 0) == 0 &&
 			       kver_parse(tag->shortname, &tag->ver);
 		if (tag->release)
 			t->releases[t->nreleases++] = (uint32_t)i;
-		if (tag->commit != DAG_NONE)
+		if (tag->commit != PV_NONE)
 			t->by_commit[t->nby_commit++] = (uint32_t)i;
 	}
 	qsort_r(t->releases, t->nreleases, sizeof(uint32_t), cmp_release, t);

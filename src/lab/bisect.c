@@ -92,7 +92,7 @@ uint32_t *bisect_first_parent(struct dag *dag, uint32_t bad, const uint32_t *old
 	size_t alloc = 0;
 
 	*n = 0;
-	while (c != DAG_NONE && c < dag->nr && !old_side[c]) {
+	while (c != PV_NONE && c < dag->nr && !old_side[c]) {
 		uint32_t np;
 		const uint32_t *p;
 
@@ -100,7 +100,7 @@ uint32_t *bisect_first_parent(struct dag *dag, uint32_t bad, const uint32_t *old
 		line[(*n)++] = c;
 		dag_load(dag, c);
 		p = dag_parents(dag, c, &np);
-		c = np ? p[0] : DAG_NONE;
+		c = np ? p[0] : PV_NONE;
 	}
 	for (size_t i = 0; i < *n / 2; i++) {
 		uint32_t tmp = line[i];
@@ -126,7 +126,7 @@ static int line_oracle(void *ctx, size_t i, enum bisect_verdict *out)
 /*
  * The side of a blamed merge to search next: the only other parent of a
  * plain merge; for an octopus, the first other parent that is new (one
- * test per side).  DAG_NONE: no side is new, the merge itself is to blame.
+ * test per side).  PV_NONE: no side is new, the merge itself is to blame.
  */
 static int blamed_side(struct dag *dag, uint32_t merge, bisect_commit_oracle oracle,
 		       void *ctx, uint32_t **olds, size_t *nold, uint32_t *side, size_t *steps)
@@ -134,7 +134,7 @@ static int blamed_side(struct dag *dag, uint32_t merge, bisect_commit_oracle ora
 	uint32_t np;
 	const uint32_t *p = dag_parents(dag, merge, &np);
 
-	*side = DAG_NONE;
+	*side = PV_NONE;
 	*olds = xrealloc(*olds, (np + 1) * sizeof(**olds));
 	(*olds)[(*nold)++] = p[0];
 	if (np == 2) {
@@ -203,7 +203,7 @@ int bisect_commits(struct dag *dag, uint32_t old, uint32_t new, bisect_commit_or
 		/* a merge whose first parent is old: the culprit came with another side */
 		nold = 1;
 		if ((ret = blamed_side(dag, r->commit, oracle, ctx, &olds, &nold, &top, &r->steps)) ||
-		    top == DAG_NONE)
+		    top == PV_NONE)
 			break;
 	}
 	free(olds);

@@ -34,9 +34,9 @@ struct step {
 /* One search's answer: a range of releases or commits. */
 struct finding {
 	bool done, ambiguous, confirmed;
-	uint32_t last_old_tag, first_new_tag;         /* UINT32_MAX: none */
+	uint32_t last_old_tag, first_new_tag;         /* PV_NONE: none */
 	uint32_t last_old, first_new;                 /* commits (DAG) */
-	uint32_t commit;                              /* the commit found, DAG_NONE if none */
+	uint32_t commit;                              /* the commit found, PV_NONE if none */
 	uint32_t *candidates;                         /* ambiguous: any of these */
 	size_t ncandidates;
 	int confirm_new, confirm_old, confirm_n;      /* boots that agreed, of confirm_n */
@@ -369,7 +369,7 @@ static int search_commits(struct bb *b, struct finding *f)
 /* A tag's name, or a commit's short id when there is no tag. */
 static const char *state_name(const struct bb *b, uint32_t tag, uint32_t commit, char hex[13])
 {
-	if (tag != UINT32_MAX)
+	if (tag != PV_NONE)
 		return b->h->tags.v[tag].shortname;
 	return git_oid_tostr(hex, 13, &b->h->dag.oids[commit]);
 }
@@ -407,22 +407,22 @@ static struct kpatch *revert_of(struct bb *b, uint32_t c)
 static int confirm(struct bb *b, struct finding *f)
 {
 	int n = b->o->repeat > 3 ? b->o->repeat : 3, v, ret;
-	uint32_t at = f->commit != DAG_NONE ? f->commit : f->first_new;
-	struct kpatch *rev = f->commit != DAG_NONE ? revert_of(b, f->commit) : NULL;
+	uint32_t at = f->commit != PV_NONE ? f->commit : f->first_new;
+	struct kpatch *rev = f->commit != PV_NONE ? revert_of(b, f->commit) : NULL;
 	char *hex = hex12(b, at), buf[13];
 
 	f->confirm_n = n;
-	ret = test_state(b, "confirm", xstrfmt("%s (%dx)", f->commit != DAG_NONE ? hex :
+	ret = test_state(b, "confirm", xstrfmt("%s (%dx)", f->commit != PV_NONE ? hex :
 			 state_name(b, f->first_new_tag, f->first_new, buf), n), &b->h->dag.oids[at],
 			 NULL, 0, n, &v);
 	if (ret)
 		goto out;
 	f->confirm_new = v == BISECT_NEW ? n : 0;
-	if (f->commit != DAG_NONE && !rev) {
+	if (f->commit != PV_NONE && !rev) {
 		f->confirm_why = xstrdup("cannot compute the revert");
 		goto out;
 	}
-	if (f->commit != DAG_NONE)
+	if (f->commit != PV_NONE)
 		ret = test_state(b, "confirm", xstrfmt("%s - %s (%dx)", state_name(b, f->first_new_tag,
 				 f->first_new, buf), hex, n), &b->h->dag.oids[f->first_new], &rev, 1, n, &v);
 	else
@@ -447,13 +447,13 @@ out:
 
 /* --- revs, the window, the triage's view, reports */
 
-/* A rev: its commit, and the release tag it names (UINT32_MAX: not a tag). */
+/* A rev: its commit, and the release tag it names (PV_NONE: not a tag). */
 static int resolve(struct bb *b, const char *spec, uint32_t *commit, uint32_t *tag)
 {
 	struct rev rev;
 	int ret = rev_resolve(&rev, b->h->repo, &b->h->dag, spec);
 
-	*tag = UINT32_MAX;
+	*tag = PV_NONE;
 	if (ret)
 		return ret;
 	*commit = rev.commit;
@@ -496,14 +496,14 @@ static int find(struct bb *b, struct finding *f, uint32_t old, uint32_t old_tag,
 {
 	int ret = 0;
 
-	f->commit = DAG_NONE;
+	f->commit = PV_NONE;
 	f->last_old = old;
 	f->last_old_tag = old_tag;
 	f->first_new = new;
 	f->first_new_tag = new_tag;
 	if ((ret = check_ends(b, f)))
 		return ret;
-	if (old_tag != UINT32_MAX && new_tag != UINT32_MAX)
+	if (old_tag != PV_NONE && new_tag != PV_NONE)
 		ret = search_releases(b, f, old_tag, new_tag);
 	else if (!b->o->commits)
 		return error(EXIT_USAGE, "--good and --bad are not both release tags: "
@@ -547,7 +547,7 @@ static void triage_view(struct bb *b, struct triage_view *tv)
 	struct triage t;
 
 	memset(tv, 0, sizeof(*tv));
-	if (b->fix.commit == DAG_NONE)
+	if (b->fix.commit == PV_NONE)
 		return;
 	history_load_branches(b->h);
 	contain_init(&c, b->h);
@@ -590,13 +590,13 @@ static void print_finding(const struct bb *b, const char *what, const struct fin
 	printf("%-20s last %s %s, first %s %s%s\n", what, fix ? "failing" : "good",
 	       state_name(b, f->last_old_tag, f->last_old, buf), fix ? "passing" : "bad",
 	       state_name(b, f->first_new_tag, f->first_new, buf2),
-	       f->ambiguous && f->commit == DAG_NONE ? " (skipped releases hide it)" : "");
+	       f->ambiguous && f->commit == PV_NONE ? " (skipped releases hide it)" : "");
 	if (f->ambiguous) {
 		printf("%-20s could be any of:", "");
 		for (size_t i = 0; i < f->ncandidates; i++)
 			printf(" %.12s", git_oid_tostr_s(&b->h->dag.oids[f->candidates[i]]));
 		printf(" (builds or boots failed in between)\n");
-	} else if (f->commit != DAG_NONE) {
+	} else if (f->commit != PV_NONE) {
 		char *subject = history_subject(b->h, f->commit);
 		printf("%-20s %.12s %s (%s, boot-bisected)\n", "", git_oid_tostr_s(&b->h->dag.oids[f->commit]),
 		       subject, fix ? "fixed by" : "introduced by");
@@ -605,7 +605,7 @@ static void print_finding(const struct bb *b, const char *what, const struct fin
 	if (f->confirm_n)
 		printf("%-20s confirmed: %s in %d/%d boots, %s in %d/%d%s%s\n", "",
 		       fix ? "passes" : "fails", f->confirm_new, f->confirm_n,
-		       f->commit != DAG_NONE ? "reverted" : "the release before",
+		       f->commit != PV_NONE ? "reverted" : "the release before",
 		       f->confirm_old, f->confirm_n, f->confirmed ? "" : ": NOT CONFIRMED, ",
 		       f->confirmed ? "" : (f->confirm_why ? f->confirm_why : ""));
 }
@@ -622,7 +622,7 @@ static void print_text(struct bb *b, const uint32_t *win, size_t nwin, const str
 		print_tags(b, "affected (triage):", tv->affected, tv->naffected);
 		printf("%-20s %s\n", "", same_set(win, nwin, tv->affected, tv->naffected) ?
 		       "the boots and the triage agree" : "the boots and the triage DISAGREE");
-		if (b->reg.commit != DAG_NONE)
+		if (b->reg.commit != PV_NONE)
 			printf("%-20s the triage's evidence %s %.12s\n", "", tv->names_culprit ?
 			       "names" : "does NOT name",
 			       git_oid_tostr_s(&b->h->dag.oids[b->reg.commit]));
@@ -642,9 +642,9 @@ static void json_finding(struct json *j, const struct bb *b, const char *key,
 		return;
 	}
 	json_obj_begin(j);
-	json_kstr(j, "last_old", f->last_old_tag != UINT32_MAX ? b->h->tags.v[f->last_old_tag].shortname : NULL);
-	json_kstr(j, "first_new", f->first_new_tag != UINT32_MAX ? b->h->tags.v[f->first_new_tag].shortname : NULL);
-	json_kstr(j, "commit", f->commit == DAG_NONE ? NULL :
+	json_kstr(j, "last_old", f->last_old_tag != PV_NONE ? b->h->tags.v[f->last_old_tag].shortname : NULL);
+	json_kstr(j, "first_new", f->first_new_tag != PV_NONE ? b->h->tags.v[f->first_new_tag].shortname : NULL);
+	json_kstr(j, "commit", f->commit == PV_NONE ? NULL :
 		  git_oid_tostr(hex, sizeof(hex), &b->h->dag.oids[f->commit]));
 	json_kbool(j, "ambiguous", f->ambiguous);
 	json_key(j, "candidates");
@@ -780,12 +780,12 @@ int bisect_boot(struct history *h, const struct bisect_opts *o)
 	b.h = h;
 	b.o = o;
 	b.start = time(NULL);
-	b.reg.commit = b.fix.commit = DAG_NONE;
+	b.reg.commit = b.fix.commit = PV_NONE;
 	proc_install_signals();
 	ret = run(&b);
 	if (!ret || (ret != EXIT_INTERRUPTED && ret != EXIT_NO_TOOL && b.reg.done)) {
-		if (b.fix.done && !b.fix.ambiguous && b.fix.first_new_tag != UINT32_MAX &&
-		    b.reg.first_new_tag != UINT32_MAX)
+		if (b.fix.done && !b.fix.ambiguous && b.fix.first_new_tag != PV_NONE &&
+		    b.reg.first_new_tag != PV_NONE)
 			win = window(&b, &nwin);
 		triage_view(&b, &tv);
 		if (o->json)

@@ -110,10 +110,10 @@ static int tag_commit(struct verify *v, uint32_t tag, git_oid *out)
 	return ret;
 }
 
-/* The last final release (not an rc, not stable) before tag, or UINT32_MAX. */
+/* The last final release (not an rc, not stable) before tag, or PV_NONE. */
 static uint32_t control_before(const struct tag_table *tt, uint32_t tag)
 {
-	uint32_t control = UINT32_MAX;
+	uint32_t control = PV_NONE;
 
 	for (size_t i = 0; i < tt->nreleases; i++) {
 		uint32_t r = tt->releases[i];
@@ -151,7 +151,7 @@ static int scenario_releases(struct verify *v, const struct triage *t)
 
 	if (!(fix = patch_of_commit(v, v->h->repo, &v->h->dag.oids[v->fix], &ret)))
 		return ret;
-	if (control != UINT32_MAX) {
+	if (control != PV_NONE) {
 		if ((ret = tag_commit(v, control, &commit)))
 			return ret;
 		add(v, xstrdup(tag_name(v, control)), "control: last release before the bug", &commit);
@@ -182,7 +182,7 @@ static int scenario_releases(struct verify *v, const struct triage *t)
 		}
 		add_patch(c, fix);
 	}
-	if (t->fix_first != UINT32_MAX) {
+	if (t->fix_first != PV_NONE) {
 		if ((ret = tag_commit(v, t->fix_first, &commit)))
 			return ret;
 		add(v, xstrdup(tag_name(v, t->fix_first)), "first release with the fix", &commit);
@@ -218,7 +218,7 @@ static int scenario_model(struct verify *v, const struct triage *t)
 	model->name = xstrdup("model");
 	free(fix->name);
 	fix->name = xstrdup("fix");
-	if (control != UINT32_MAX) {
+	if (control != PV_NONE) {
 		c = add(v, xstrdup("control"), "last release before the bug, pristine", base);
 		c->models = xstrdup(tag_name(v, control));
 	}
@@ -230,7 +230,7 @@ static int scenario_model(struct verify *v, const struct triage *t)
 	c->models = xstrdup(tag_name(v, t->groups[0].affected[0]));
 	add_patch(c, model);
 	add_patch(c, fix);
-	if (t->fix_first != UINT32_MAX) {
+	if (t->fix_first != PV_NONE) {
 		c = add(v, xstrdup("fixed"), "first release with the fix", base);
 		c->models = xstrdup(tag_name(v, t->fix_first));
 		add_patch(c, model);
@@ -356,7 +356,7 @@ static int derive(struct verify *v)
 static const char *pick_tree(const struct verify *v)
 {
 	git_oid head;
-	const git_oid *at = v->fix != DAG_NONE ? &v->h->dag.oids[v->fix] : NULL;
+	const git_oid *at = v->fix != PV_NONE ? &v->h->dag.oids[v->fix] : NULL;
 
 	if (v->o->lab.kernel_tree)
 		return v->o->lab.kernel_tree;
@@ -424,7 +424,7 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 
 static void print_text(const struct verify *v, const char *verdict)
 {
-	if (v->fix != DAG_NONE) {
+	if (v->fix != PV_NONE) {
 		char *subject = history_subject(v->h, v->fix);
 		printf("fix:      %s %s\n", v->fix_hex, subject);
 		free(subject);
@@ -455,7 +455,7 @@ static void print_json(const struct verify *v, bool confirmed, const char *verdi
 	json_kint(&j, "schema_version", 1);
 	json_key(&j, "verify_boot");
 	json_obj_begin(&j);
-	json_kstr(&j, "fix", v->fix == DAG_NONE ? NULL :
+	json_kstr(&j, "fix", v->fix == PV_NONE ? NULL :
 		  git_oid_tostr(hex, sizeof(hex), &v->h->dag.oids[v->fix]));
 	json_kstr(&j, "kernel_tree", v->lab.tree.what);
 	json_kstr(&j, "scenario", v->scenario);
@@ -489,7 +489,7 @@ int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts
 	memset(&v, 0, sizeof(v));
 	v.h = h;
 	v.o = o;
-	v.fix = DAG_NONE;
+	v.fix = PV_NONE;
 	proc_install_signals();
 	ret = setup(&v, fix_rev);
 	for (size_t i = 0; !ret && i < v.n; i++)

@@ -18,7 +18,6 @@
 #include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
 
-#define NO_TAG UINT32_MAX
 #define ON_BRANCH BACKMAP_ON_BRANCH  /* in the series' branch, in no tag yet */
 
 struct pid_entry {
@@ -33,7 +32,7 @@ struct stable_series {
 	uint32_t tip;               /* newest commit: the last tag, or the branch */
 	char *tip_name;
 	bool *in_base;              /* ancestors of vX.Y */
-	uint32_t *first_tag;        /* per commit: first series tag with it, NO_TAG, ON_BRANCH */
+	uint32_t *first_tag;        /* per commit: first series tag with it, PV_NONE, ON_BRANCH */
 	uint32_t *by_upstream;      /* per commit: the stable commit naming it upstream */
 	bool *reverted;             /* per commit: a commit of the series reverts it */
 	struct pid_entry *pids;     /* stable commits by patch-id */
@@ -65,7 +64,7 @@ static void assign(struct stable_series *s, struct dag *dag, uint32_t start, uin
 	uint32_t *stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
 	size_t sp = 0;
 
-	if (s->in_base[start] || s->first_tag[start] != NO_TAG) {
+	if (s->in_base[start] || s->first_tag[start] != PV_NONE) {
 		free(stack);
 		return;
 	}
@@ -77,7 +76,7 @@ static void assign(struct stable_series *s, struct dag *dag, uint32_t start, uin
 		dag_load(dag, c);
 		p = dag_parents(dag, c, &np);
 		for (uint32_t k = 0; k < np; k++)
-			if (!s->in_base[p[k]] && s->first_tag[p[k]] == NO_TAG) {
+			if (!s->in_base[p[k]] && s->first_tag[p[k]] == PV_NONE) {
 				s->first_tag[p[k]] = tag;
 				stack[sp++] = p[k];
 			}
@@ -91,12 +90,12 @@ static uint32_t series_branch(struct audit *a, const struct stable_series *s, ch
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
 	char want[48];
-	uint32_t found = DAG_NONE;
+	uint32_t found = PV_NONE;
 
 	snprintf(want, sizeof(want), "/linux-%s.y", s->name);
 	if (git_reference_iterator_new(&it, a->h->repo) < 0)
-		return DAG_NONE;
-	while (found == DAG_NONE && git_reference_next(&ref, it) == 0) {
+		return PV_NONE;
+	while (found == PV_NONE && git_reference_next(&ref, it) == 0) {
 		const char *n = git_reference_name(ref);
 		size_t ln = strlen(n), lw = strlen(want);
 		git_object *obj = NULL;
@@ -124,17 +123,17 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	git_commit *tip = NULL;
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->base_tag = NO_TAG;
+	s->base_tag = PV_NONE;
 	for (size_t i = 0; i < t->nreleases; i++) {
 		const struct tag *tg = &t->v[t->releases[i]];
 		char sn[32];
 		kver_series(&tg->ver, sn, sizeof(sn));
-		if (strcmp(sn, name) || kver_is_rc(&tg->ver) || tg->commit == DAG_NONE)
+		if (strcmp(sn, name) || kver_is_rc(&tg->ver) || tg->commit == PV_NONE)
 			continue;
 		if (!kver_is_stable(&tg->ver))
 			s->base_tag = t->releases[i];
 	}
-	if (s->base_tag == NO_TAG)
+	if (s->base_tag == PV_NONE)
 		return pv_error_set(PV_EINVALID, "%s: no release tag v%s in this repository",
 				    name, name);
 	s->base = t->v[s->base_tag].commit;
@@ -142,21 +141,21 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	s->in_base = dag_ancestors(dag, &s->base, 1);
 	s->first_tag = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->first_tag));
 	for (uint32_t i = 0; i <= dag->nr; i++)
-		s->first_tag[i] = NO_TAG;
+		s->first_tag[i] = PV_NONE;
 	s->tip = s->base;
 	s->tip_name = xstrdup(t->v[s->base_tag].shortname);
 	for (size_t i = 0; i < t->nreleases; i++) {
 		uint32_t r = t->releases[i];
 		char sn[32];
 		kver_series(&t->v[r].ver, sn, sizeof(sn));
-		if (strcmp(sn, name) || !kver_is_stable(&t->v[r].ver) || t->v[r].commit == DAG_NONE)
+		if (strcmp(sn, name) || !kver_is_stable(&t->v[r].ver) || t->v[r].commit == PV_NONE)
 			continue;
 		assign(s, dag, t->v[r].commit, r);
 		s->tip = t->v[r].commit;
 		free(s->tip_name);
 		s->tip_name = xstrdup(t->v[r].shortname);
 	}
-	if (branch != DAG_NONE && s->first_tag[branch] == NO_TAG && !s->in_base[branch]) {
+	if (branch != PV_NONE && s->first_tag[branch] == PV_NONE && !s->in_base[branch]) {
 		assign(s, dag, branch, ON_BRANCH);
 		s->tip = branch;
 		free(s->tip_name);
@@ -187,11 +186,11 @@ static void index_series(struct audit *a, struct stable_series *s)
 	s->by_upstream = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->by_upstream));
 	s->reverted = xcalloc((size_t)dag->nr + 1, sizeof(*s->reverted));
 	for (uint32_t i = 0; i <= dag->nr; i++)
-		s->by_upstream[i] = DAG_NONE;
+		s->by_upstream[i] = PV_NONE;
 	for (uint32_t c = 0; c < dag->nr; c++) {
 		git_oid pid;
 
-		if (s->first_tag[c] == NO_TAG)
+		if (s->first_tag[c] == PV_NONE)
 			continue;
 		v = xgrow(v, &nalloc, n + 1, sizeof(*v));
 		v[n].commit = c;
@@ -422,12 +421,12 @@ static bool in_pids(const struct stable_series *s, const git_oid *pid, uint32_t 
 static const char *tag_of(const struct audit *a, const struct stable_series *s, uint32_t commit)
 {
 	uint32_t t = s->first_tag[commit];
-	return t == ON_BRANCH ? s->tip_name : t == NO_TAG ? "?" : a->h->tags.v[t].shortname;
+	return t == ON_BRANCH ? s->tip_name : t == PV_NONE ? "?" : a->h->tags.v[t].shortname;
 }
 
 /*
  * The series' commit carrying commit, not reverted since: its upstream line
- * names it, else (*by_pid) it has its patch-id.  DAG_NONE if none.
+ * names it, else (*by_pid) it has its patch-id.  PV_NONE if none.
  */
 static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_t commit,
 			       bool *by_pid)
@@ -436,14 +435,14 @@ static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_
 	git_oid pid;
 
 	*by_pid = false;
-	if (c != DAG_NONE && !s->reverted[c])
+	if (c != PV_NONE && !s->reverted[c])
 		return c;
 	if (patch_id_of_commit(a->h->repo, &a->h->dag.oids[commit], &pid) &&
 	    in_pids(s, &pid, &c) && !s->reverted[c]) {
 		*by_pid = true;
 		return c;
 	}
-	return DAG_NONE;
+	return PV_NONE;
 }
 
 /*
@@ -468,7 +467,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 		const struct evidence *e = &t->ev.v[i];
 		uint32_t bp;
 		bool by_pid;
-		if (e->commit == DAG_NONE || e->kind == EV_BLAME)
+		if (e->commit == PV_NONE || e->kind == EV_BLAME)
 			continue;
 		if (s->in_base[e->commit]) {
 			cell->needed = 'N';
@@ -479,7 +478,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 			return;
 		}
 		/* stable took the culprit: the series has the bug whatever its base */
-		if ((bp = series_carries(a, s, e->commit, &by_pid)) != DAG_NONE) {
+		if ((bp = series_carries(a, s, e->commit, &by_pid)) != PV_NONE) {
 			cell->needed = 'N';
 			cell->via_backport = true;
 			cell->needed_why = xstrfmt("culprit %.12s is in %s.y as %.12s%s since %s", e->ref,
@@ -493,7 +492,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s came later (%s)",
 				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "culprit" : "mentions", e->ref,
-				 first == UINT32_MAX ? "in no release" : tt->v[first].shortname);
+				 first == PV_NONE ? "in no release" : tt->v[first].shortname);
 		}
 	}
 	if (cell->needed)
@@ -510,16 +509,16 @@ static void judge_present(const struct audit *a, const struct stable_series *s,
 {
 	uint32_t c;
 
-	cell->present = DAG_NONE;
+	cell->present = PV_NONE;
 	/* a backport the series reverted is not there any more */
-	if (s->by_upstream[r->commit] != DAG_NONE && !s->reverted[s->by_upstream[r->commit]]) {
+	if (s->by_upstream[r->commit] != PV_NONE && !s->reverted[s->by_upstream[r->commit]]) {
 		cell->present = s->by_upstream[r->commit];
 		cell->present_how = "upstream line";
 	} else if (r->has_pid && in_pids(s, &r->pid, &c) && !s->reverted[c]) {
 		cell->present = c;
 		cell->present_how = "patch-id";
 	}
-	if (cell->present != DAG_NONE)
+	if (cell->present != PV_NONE)
 		cell->present_since = tag_of(a, s, cell->present);
 }
 
@@ -539,7 +538,7 @@ static void judge_applies(struct audit *a, struct stable_series *s, size_t row, 
 		for (size_t i = 0; i < r->npaths && !shares; i++)
 			for (size_t j = 0; j < older->npaths && !shares; j++)
 				shares = !strcmp(r->paths[i], older->paths[j]);
-		if (shares && older->cells[s - a->s].present == DAG_NONE)
+		if (shares && older->cells[s - a->s].present == PV_NONE)
 			cell->prereqs[cell->nprereqs++] = older->commit;
 	}
 }
@@ -596,7 +595,7 @@ static bool released(void *ctx, uint32_t commit)
 				     rc->fix_first))
 		return true;
 	for (size_t k = 0; k < a->ns; k++)
-		if (a->s[k].by_upstream[commit] != DAG_NONE)
+		if (a->s[k].by_upstream[commit] != PV_NONE)
 			return true;
 	return false;
 }
@@ -655,7 +654,7 @@ static int read_rows(struct audit *a)
 	for (size_t i = a->nrows; i-- > 0;)
 		for (size_t k = 0; k < a->ns; k++) {
 			struct audit_cell *cell = &a->rows[i].cells[k];
-			if (cell->needed == 'N' && cell->present == DAG_NONE)
+			if (cell->needed == 'N' && cell->present == PV_NONE)
 				judge_applies(a, &a->s[k], i, cell);
 		}
 	return 0;
@@ -667,11 +666,11 @@ bool audit_listed(const struct audit_result *res, const struct audit_row *r, con
 		return true;
 	for (size_t k = 0; k < res->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
-		bool missing = c->needed == 'N' && c->present == DAG_NONE;
+		bool missing = c->needed == 'N' && c->present == PV_NONE;
 		if ((!strcmp(only, "missing") && missing && r->fix.cls == FIXCLASS_FIX) ||
 		    (!strcmp(only, "possible") && missing && r->fix.cls == FIXCLASS_POSSIBLE) ||
-		    (!strcmp(only, "present") && c->present != DAG_NONE) ||
-		    (!strcmp(only, "unneeded") && c->needed != 'N' && c->present == DAG_NONE))
+		    (!strcmp(only, "present") && c->present != PV_NONE) ||
+		    (!strcmp(only, "unneeded") && c->needed != 'N' && c->present == PV_NONE))
 			return true;
 	}
 	return false;
@@ -683,7 +682,7 @@ void audit_count(const struct audit_result *res, size_t k, struct audit_counts *
 	for (size_t i = 0; i < res->nrows; i++) {
 		const struct audit_row *r = &res->rows[i];
 		const struct audit_cell *c = &r->cells[k];
-		bool fix = r->fix.cls == FIXCLASS_FIX, missing = c->present == DAG_NONE;
+		bool fix = r->fix.cls == FIXCLASS_FIX, missing = c->present == PV_NONE;
 
 		n->marked += r->mark == 'C';
 		n->by_word += fix;

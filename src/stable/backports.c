@@ -46,7 +46,7 @@ int backport_map_build(struct backport_map *m, struct history *h, struct contain
 		if (!dag->loaded[i])
 			continue;
 		tag = contain_first_release(c, i);
-		if (tag == UINT32_MAX || !kver_is_stable(&h->tags.v[tag].ver) ||
+		if (tag == PV_NONE || !kver_is_stable(&h->tags.v[tag].ver) ||
 		    !touches_any(caches, npaths, dag, i))
 			continue;
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
@@ -114,7 +114,7 @@ int backport_map_for(struct backport_map *m, struct history *h, struct contain *
 	for (size_t i = 0; i < nmore; i++)
 		add_path(&paths, &n, more[i]);
 	for (size_t k = 0; k < ncommits && !all; k++)
-		all = commits[k] == DAG_NONE || !add_changed(&paths, &n, &h->dag, commits[k]);
+		all = commits[k] == PV_NONE || !add_changed(&paths, &n, &h->dag, commits[k]);
 	ret = backport_map_build(m, h, c, (const char *const *)paths, all ? 0 : n);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
@@ -151,7 +151,7 @@ bool *backport_queue(struct history *h, struct contain *c)
 
 		if (stable_branch(git_reference_name(ref)) &&
 		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0 &&
-		    (tip = dag_find(dag, git_object_id(obj))) != DAG_NONE && dag->loaded[tip]) {
+		    (tip = dag_find(dag, git_object_id(obj))) != PV_NONE && dag->loaded[tip]) {
 			stack = xgrow(stack, &alloc, n + 1, sizeof(*stack));
 			stack[n++] = tip;
 		}
@@ -164,7 +164,7 @@ bool *backport_queue(struct history *h, struct contain *c)
 		unsigned np;
 		const uint32_t *par;
 
-		if (queued[x] || contain_first_release(c, x) != UINT32_MAX)
+		if (queued[x] || contain_first_release(c, x) != PV_NONE)
 			continue;
 		queued[x] = true;
 		par = dag_parents(dag, x, &np);

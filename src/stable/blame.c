@@ -161,7 +161,7 @@ static int blame_file(git_repository *repo, struct dag *dag, uint32_t base,
 		l->line = f->v[i].line;
 		l->kind = f->v[i].kind;
 		l->commit = commits[i];
-		if (commits[i] == DAG_NONE)
+		if (commits[i] == PV_NONE)
 			continue;   /* beyond the end of the file */
 		b = blamed_for(r, &dag->oids[commits[i]], alloc);
 		if (l->kind == LINE_REMOVED)

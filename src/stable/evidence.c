@@ -41,8 +41,8 @@ struct evidence *evidence_add(struct evidence_list *list, enum evidence_kind kin
 	e = &list->v[list->nr++];
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
-	e->commit = DAG_NONE;
-	e->first_release = UINT32_MAX;
+	e->commit = PV_NONE;
+	e->first_release = PV_NONE;
 	return e;
 }
 
@@ -80,7 +80,7 @@ static struct evidence *find(struct evidence_list *list, uint32_t commit, const 
 {
 	for (size_t i = 0; i < list->nr; i++) {
 		struct evidence *e = &list->v[i];
-		if (commit != DAG_NONE ? e->commit == commit : !strcasecmp(e->ref, ref))
+		if (commit != PV_NONE ? e->commit == commit : !strcasecmp(e->ref, ref))
 			return e;
 	}
 	return NULL;
@@ -145,7 +145,7 @@ static void check_subject(struct history *h, struct evidence *e)
 {
 	char *real, *a, *b;
 
-	if (e->commit == DAG_NONE || !e->claimed_subject)
+	if (e->commit == PV_NONE || !e->claimed_subject)
 		return;
 	real = history_subject(h, e->commit);
 	a = squeeze(e->claimed_subject, strlen(e->claimed_subject));
@@ -247,7 +247,7 @@ static bool below_fix(struct reader *r, uint32_t c)
 }
 
 /*
- * The sha hex (commit c, or DAG_NONE) the message names, and the subject
+ * The sha hex (commit c, or PV_NONE) the message names, and the subject
  * written after it (at after): resolved, checked, why not when not.
  */
 static void resolve(struct reader *r, struct evidence *e, const char *hex, uint32_t c,
@@ -255,7 +255,7 @@ static void resolve(struct reader *r, struct evidence *e, const char *hex, uint3
 {
 	snprintf(e->ref, sizeof(e->ref), "%s", hex);
 	e->commit = c;
-	if (c == DAG_NONE)
+	if (c == PV_NONE)
 		e->unresolved = unresolved_reason(r->h->repo, hex);
 	else
 		e->not_ancestor = !below_fix(r, c);
@@ -280,11 +280,11 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 	c = rev_find_hex(&r->h->dag, hex);
 	if (c == r->fix || find(r->list, c, hex))
 		return;
-	if (c == DAG_NONE && strspn(hex, "0123456789") == n)
+	if (c == PV_NONE && strspn(hex, "0123456789") == n)
 		return;     /* a number ("since 20100512"), not a sha */
 	if (!phrase) {
 		/* "commit <sha>" alone: a weaker hint; a bare hex run is nothing */
-		if (c == DAG_NONE || p - flat < 7 || strncasecmp(p - 7, "commit ", 7))
+		if (c == PV_NONE || p - flat < 7 || strncasecmp(p - 7, "commit ", 7))
 			return;
 		e = evidence_add(r->list, EV_MENTION);
 	} else {
@@ -305,7 +305,7 @@ static uint32_t by_subject(struct reader *r, const char *quoted)
 	char *const *paths = r->fixp->paths;
 	size_t npaths = r->fixp->npaths, head = 0, visited = 0;
 	struct treepath_cache *tp = xcalloc(npaths + 1, sizeof(*tp));
-	uint32_t *queue = xmalloc(sizeof(*queue) * 2), found = DAG_NONE;
+	uint32_t *queue = xmalloc(sizeof(*queue) * 2), found = PV_NONE;
 	size_t qalloc = 2, qn = 0;
 	bool *seen = xcalloc(dag->nr + 1, 1);
 
@@ -314,7 +314,7 @@ static uint32_t by_subject(struct reader *r, const char *quoted)
 	/* breadth-first from the fix: nearer commits first */
 	queue[qn++] = r->fix;
 	seen[r->fix] = true;
-	while (head < qn && visited++ < 30000 && found == DAG_NONE) {
+	while (head < qn && visited++ < 30000 && found == PV_NONE) {
 		uint32_t c = queue[head++];
 		unsigned np;
 		const uint32_t *par = dag_parents(dag, c, &np);
@@ -364,7 +364,7 @@ static bool named_already(struct reader *r, const char *quoted)
 
 	for (size_t i = 0; i < r->list->nr && !yes; i++) {
 		char *subj, *s;
-		if (r->list->v[i].commit == DAG_NONE)
+		if (r->list->v[i].commit == PV_NONE)
 			continue;
 		subj = history_subject(r->h, r->list->v[i].commit);
 		s = squeeze(subj, strlen(subj));
@@ -393,18 +393,18 @@ static void named_subjects(struct reader *r, const char *flat)
 			continue;
 		}
 		quoted = squeeze(p + 1, (size_t)(end - p - 1));
-		c = named_already(r, quoted) ? DAG_NONE - 1 : by_subject(r, quoted);
-		if (c == DAG_NONE - 1) {
+		c = named_already(r, quoted) ? PV_NONE - 1 : by_subject(r, quoted);
+		if (c == PV_NONE - 1) {
 			free(quoted);   /* "Revert "X"; This reverts commit <X>." */
 			p = end + 1;
 			continue;
 		}
-		if (c == DAG_NONE || !find(r->list, c, "")) {
+		if (c == PV_NONE || !find(r->list, c, "")) {
 			e = evidence_add(r->list, EV_NAMED);
 			e->phrase = xstrfmt("%s \"...\"", phrase);
 			e->claimed_subject = quoted;
 			e->commit = c;
-			if (c == DAG_NONE)
+			if (c == PV_NONE)
 				e->unresolved = "no ancestor touching the fix's files has that subject";
 			else
 				git_oid_tostr(e->ref, 13, &r->h->dag.oids[c]);

@@ -369,7 +369,7 @@ static enum fix_word word_of(const char *msg, const struct evidence_list *ev,
 	unsigned best_rank = 0;
 	enum fix_word best = FIXWORD_NONE;
 
-	*commit = DAG_NONE;
+	*commit = PV_NONE;
 	if (ev->cc_stable)
 		return FIXWORD_CC_STABLE;
 	if (subsystem_stable_tag(msg))
@@ -378,7 +378,7 @@ static enum fix_word word_of(const char *msg, const struct evidence_list *ev,
 		const struct evidence *e = &ev->v[i];
 		unsigned rank;
 
-		if (e->commit == DAG_NONE || e->kind == EV_BLAME || e->merge)
+		if (e->commit == PV_NONE || e->kind == EV_BLAME || e->merge)
 			continue;
 		rank = word_rank(e, released(ctx, e->commit));
 		if (rank <= best_rank)
@@ -669,18 +669,18 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 	is_cleanup = says_cleanup(words, cleanup, sizeof(cleanup));
 	if (out->shape == FIXSHAPE_CODE && is_cleanup)
 		out->shape = FIXSHAPE_CLEANUP;
-	out->word_commit = DAG_NONE;
+	out->word_commit = PV_NONE;
 	if (nparents < 2)
 		out->word = word_of(p->message ? p->message : "", ev, released, ctx,
 				    &out->word_commit);
 	if (!word_stands(out)) {
 		out->word = FIXWORD_NONE;
-		out->word_commit = DAG_NONE;
+		out->word_commit = PV_NONE;
 	}
 	if (out->word != FIXWORD_NONE) {
 		out->cls = FIXCLASS_FIX;
 		out->reason = reason_word(out->word, ref_of(ev, out->word_commit),
-					  out->word_commit == DAG_NONE || released(ctx, out->word_commit));
+					  out->word_commit == PV_NONE || released(ctx, out->word_commit));
 		return;
 	}
 	is_feature = says_feature(words, feature, sizeof(feature));
@@ -705,7 +705,7 @@ bool fixclass_late(const struct tag_table *t, uint32_t first)
 {
 	const struct kver *v;
 
-	if (first == UINT32_MAX)
+	if (first == PV_NONE)
 		return false;
 	v = &t->v[first].ver;
 	return !kver_is_stable(v) && v->rc != 1;
@@ -715,11 +715,11 @@ bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_
 {
 	struct kver final;
 
-	if (first == UINT32_MAX)
+	if (first == PV_NONE)
 		return false;
 	final = t->v[first].ver;
 	final.rc = 0;
-	if (fix_first != UINT32_MAX)
+	if (fix_first != PV_NONE)
 		return kver_cmp(&final, &t->v[fix_first].ver) < 0;
 	for (size_t i = 0; i < t->nreleases; i++)
 		if (!kver_cmp(&final, &t->v[t->releases[i]].ver))

@@ -62,7 +62,7 @@ static size_t candidates(struct history *h, const struct patch *p,
 static bool is_mainline(struct history *h, struct contain *c, uint32_t commit)
 {
 	uint32_t r = contain_first_release(c, commit);
-	return r == UINT32_MAX ? commit >= h->tag_commits
+	return r == PV_NONE ? commit >= h->tag_commits
 			       : !kver_is_stable(&h->tags.v[r].ver);
 }
 
@@ -70,20 +70,20 @@ static bool is_mainline(struct history *h, struct contain *c, uint32_t commit)
 static uint32_t pick_upstream(struct history *h, struct contain *c,
 			      const uint32_t *v, size_t nr)
 {
-	uint32_t best = DAG_NONE, best_rel = UINT32_MAX;
+	uint32_t best = PV_NONE, best_rel = PV_NONE;
 
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t r = contain_first_release(c, v[i]);
 		if (!is_mainline(h, c, v[i]))
 			continue;
-		if (best == DAG_NONE ||
-		    (r != UINT32_MAX && (best_rel == UINT32_MAX ||
+		if (best == PV_NONE ||
+		    (r != PV_NONE && (best_rel == PV_NONE ||
 					 tags_cmp_version(&h->tags, r, best_rel) < 0))) {
 			best = v[i];
 			best_rel = r;
 		}
 	}
-	return best != DAG_NONE ? best : (nr ? v[0] : DAG_NONE);
+	return best != PV_NONE ? best : (nr ? v[0] : PV_NONE);
 }
 
 static bool same_subject(struct history *h, uint32_t commit, const char *subject)
@@ -101,7 +101,7 @@ void match_patch(struct history *h, struct contain *c, const struct patch *p,
 	size_t ncand = candidates(h, p, in_range, &cand), alloc = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->upstream = DAG_NONE;
+	out->upstream = PV_NONE;
 	if (p->has_patchid) {
 		for (size_t i = 0; i < ncand; i++)
 			if (patch_same_id(h->repo, &h->dag, cand[i], p))
@@ -169,12 +169,12 @@ size_t match_backports(struct history *h, struct contain *c, const struct backpo
 			continue;
 		/* released on mainline: not a backport; in a stable branch's queue: maybe one */
 		r = contain_first_release(c, i);
-		if ((r != UINT32_MAX && !kver_is_stable(&h->tags.v[r].ver)) ||
-		    (r != UINT32_MAX && named_in(b, nb, i)) || (r == UINT32_MAX && !queue[i]) ||
+		if ((r != PV_NONE && !kver_is_stable(&h->tags.v[r].ver)) ||
+		    (r != PV_NONE && named_in(b, nb, i)) || (r == PV_NONE && !queue[i]) ||
 		    !touches(caches, p->npaths, dag, i))
 			continue;
 		/* the map knows what stable tags reach; a branch's queue is read here */
-		if (r == UINT32_MAX && names_upstream(h, i, want_hex)) {
+		if (r == PV_NONE && names_upstream(h, i, want_hex)) {
 			push(out, &nr, &alloc, i);
 			continue;
 		}

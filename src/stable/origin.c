@@ -22,8 +22,6 @@
 #include "patchver/stable/origin.h"
 #include "patchver/base/util.h"
 
-#define NONE UINT32_MAX
-
 struct hunk {
 	size_t *cand;           /* blame evidence owning lines of it */
 	unsigned *weight;       /* ... how many removed/beside (0: context only) */
@@ -40,7 +38,7 @@ struct hunk {
 
 static void cycle_of(const struct history *h, uint32_t tag, char *buf, size_t len)
 {
-	if (tag == NONE)
+	if (tag == PV_NONE)
 		snprintf(buf, len, "unreleased");
 	else
 		kver_series(&h->tags.v[tag].ver, buf, len);
@@ -127,7 +125,7 @@ static bool released_before_fix(const struct triage *t, const struct history *h,
 {
 	uint32_t r = t->ev.v[ev].first_release;
 
-	return r != NONE && (t->fix_first == NONE || cycle_before(h, r, t->fix_first));
+	return r != PV_NONE && (t->fix_first == PV_NONE || cycle_before(h, r, t->fix_first));
 }
 
 /*
@@ -191,9 +189,9 @@ static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
 
 	for (size_t i = 0; i < t->blame.nlines; i++) {
 		const struct blamed_line *l = &t->blame.line[i];
-		size_t ev = l->commit == DAG_NONE ? SIZE_MAX : blame_ev(t, l->commit);
+		size_t ev = l->commit == PV_NONE ? SIZE_MAX : blame_ev(t, l->commit);
 
-		for (size_t k = 0; k < t->ev.nr && l->commit != DAG_NONE; k++)
+		for (size_t k = 0; k < t->ev.nr && l->commit != PV_NONE; k++)
 			if (culprit[k] && t->ev.v[k].commit == l->commit)
 				hk[l->hunk].owned = true;
 		if (ev == SIZE_MAX || t->ev.v[ev].merge)
@@ -226,7 +224,7 @@ static struct triage_group *new_group(struct triage *t)
 	t->groups = xrealloc(t->groups, (t->ngroups + 1) * sizeof(*t->groups));
 	g = &t->groups[t->ngroups++];
 	memset(g, 0, sizeof(*g));
-	g->oldest = g->newest = NONE;
+	g->oldest = g->newest = PV_NONE;
 	g->used = EV_BLAME;
 	return g;
 }
@@ -257,11 +255,11 @@ static void span(struct triage_group *g, const struct triage *t, const struct hi
 		const struct hunk *x = &hk[g->hunks[i]];
 		for (size_t c = 0; c < x->ncand; c++) {
 			uint32_t r = t->ev.v[x->cand[c]].first_release;
-			if (r == NONE || !counts(x, c))
+			if (r == PV_NONE || !counts(x, c))
 				continue;
-			if (g->oldest == NONE || tags_cmp_version(&h->tags, r, g->oldest) < 0)
+			if (g->oldest == PV_NONE || tags_cmp_version(&h->tags, r, g->oldest) < 0)
 				g->oldest = r;
-			if (g->newest == NONE || tags_cmp_version(&h->tags, r, g->newest) > 0)
+			if (g->newest == PV_NONE || tags_cmp_version(&h->tags, r, g->newest) > 0)
 				g->newest = r;
 		}
 	}
@@ -343,7 +341,7 @@ static void blame_groups(struct triage *t, const struct history *h, struct hunk 
 
 static bool usable(const struct evidence *e)
 {
-	return e->commit != DAG_NONE && !e->not_ancestor;
+	return e->commit != PV_NONE && !e->not_ancestor;
 }
 
 /*
@@ -381,17 +379,17 @@ static enum evidence_kind message_culprits(const struct triage *t, bool *culprit
 static bool older_cycle(const struct triage *t, const struct history *h,
 			const struct hunk *x, const struct triage_group *g)
 {
-	uint32_t dom, earliest = NONE;
+	uint32_t dom, earliest = PV_NONE;
 
 	if (x->rewritten == SIZE_MAX)
 		return false;
 	dom = t->ev.v[x->cand[x->rewritten]].first_release;
 	for (size_t i = 0; i < g->nintro; i++) {
 		uint32_t r = t->ev.v[g->intro[i]].first_release;
-		if (r != NONE && (earliest == NONE || tags_cmp_version(&h->tags, r, earliest) < 0))
+		if (r != PV_NONE && (earliest == PV_NONE || tags_cmp_version(&h->tags, r, earliest) < 0))
 			earliest = r;
 	}
-	return dom != NONE && earliest != NONE && cycle_before(h, dom, earliest);
+	return dom != PV_NONE && earliest != PV_NONE && cycle_before(h, dom, earliest);
 }
 
 static int cmp_likelihood(const void *a, const void *b)

@@ -15,8 +15,6 @@
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
 
-#define NONE UINT32_MAX
-
 static bool is_merge(const struct dag *dag, uint32_t c)
 {
 	unsigned np;
@@ -42,7 +40,7 @@ static int add_blame(struct triage *t, struct history *h)
 		git_oid_tostr(e->ref, sizeof(e->ref), &r->v[i].commit);
 		e->commit = dag_find(dag, &r->v[i].commit);
 		e->lines = r->v[i];
-		e->merge = e->commit != DAG_NONE && is_merge(dag, e->commit);
+		e->merge = e->commit != PV_NONE && is_merge(dag, e->commit);
 	}
 	return 0;
 }
@@ -72,7 +70,7 @@ static bool tag_contains(struct contain *c, uint32_t tag, uint32_t commit)
 
 /*
  * Mark in set[] the tags carrying the stable commit `commit` and not its
- * revert (DAG_NONE: none); via[tag], when not NULL, gets commit where it
+ * revert (PV_NONE: none); via[tag], when not NULL, gets commit where it
  * marks a tag set[] did not have yet.
  */
 static void mark_unreverted(struct contain *c, uint32_t commit, uint32_t revert,
@@ -82,7 +80,7 @@ static void mark_unreverted(struct contain *c, uint32_t commit, uint32_t revert,
 	uint32_t *tags = contain_tags(c, commit, &n);
 	bool *reverted = xcalloc(c->h->tags.nr + 1, 1);
 
-	if (revert != DAG_NONE)
+	if (revert != PV_NONE)
 		mark_tags(c, revert, reverted);
 	for (size_t i = 0; i < n; i++) {
 		if (reverted[tags[i]] || set[tags[i]])
@@ -98,7 +96,7 @@ static void mark_unreverted(struct contain *c, uint32_t commit, uint32_t revert,
 /*
  * Where one commit is, tag by tag: the tags containing it, and those
  * containing a stable backport of it that no revert has taken back out
- * (backports.h).  via[tag] gets the backport that put it there (DAG_NONE:
+ * (backports.h).  via[tag] gets the backport that put it there (PV_NONE:
  * the commit itself).
  */
 static void mark_carried(struct contain *c, const struct triage *t, uint32_t commit,
@@ -107,10 +105,10 @@ static void mark_carried(struct contain *c, const struct triage *t, uint32_t com
 	size_t nb;
 	const struct backport *b = backport_map_of(&t->stable, commit, &nb);
 
-	mark_unreverted(c, commit, DAG_NONE, set, via);
+	mark_unreverted(c, commit, PV_NONE, set, via);
 	for (size_t i = 0; i < c->h->tags.nr + 1; i++)
 		if (set[i] && via[i] == commit)
-			via[i] = DAG_NONE;
+			via[i] = PV_NONE;
 	for (size_t k = 0; k < nb; k++)
 		mark_unreverted(c, b[k].commit, b[k].revert, set, via);
 	for (size_t k = 0; k < t->nintro_extra; k++)
@@ -119,7 +117,7 @@ static void mark_carried(struct contain *c, const struct triage *t, uint32_t com
 					set, via);
 }
 
-/* The first mainline release after the series of releases[r] (its next rc1), or NONE. */
+/* The first mainline release after the series of releases[r] (its next rc1), or PV_NONE. */
 static uint32_t next_mainline(const struct tag_table *tt, size_t r)
 {
 	const struct kver *bv = &tt->v[tt->releases[r]].ver;
@@ -129,7 +127,7 @@ static uint32_t next_mainline(const struct tag_table *tt, size_t r)
 		if (!kver_is_stable(v) && !kver_same_base(v, bv))
 			return tt->releases[k];
 	}
-	return NONE;
+	return PV_NONE;
 }
 
 /* Is one of the stable tags s's answer turns on a commit mainline also reaches? */
@@ -139,10 +137,10 @@ static void check_on_mainline(struct series *s, const struct tag_table *tt, size
 	uint32_t next = next_mainline(tt, r), turns[4] = { s->intro_tag, s->first_affected,
 							   s->last_affected, s->fixed_in };
 
-	s->on_mainline = s->mainline_by = NONE;
-	for (size_t k = 0; k < 4 && next != NONE; k++)
-		if (turns[k] != NONE && kver_is_stable(&tt->v[turns[k]].ver) &&
-		    tt->v[turns[k]].commit != DAG_NONE &&
+	s->on_mainline = s->mainline_by = PV_NONE;
+	for (size_t k = 0; k < 4 && next != PV_NONE; k++)
+		if (turns[k] != PV_NONE && kver_is_stable(&tt->v[turns[k]].ver) &&
+		    tt->v[turns[k]].commit != PV_NONE &&
 		    tag_contains(c, next, tt->v[turns[k]].commit)) {
 			s->on_mainline = turns[k];
 			s->mainline_by = next;
@@ -174,8 +172,8 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		memset(s, 0, sizeof(*s));
 		kver_series(bv, s->name, sizeof(s->name));
 		s->base = base;
-		s->first_affected = s->last_affected = s->fixed_in = s->intro_tag = NONE;
-		s->backport = s->intro_backport = s->intro_upstream = DAG_NONE;
+		s->first_affected = s->last_affected = s->fixed_in = s->intro_tag = PV_NONE;
+		s->backport = s->intro_backport = s->intro_upstream = PV_NONE;
 		s->tags = xmalloc((tt->nreleases + 1) * sizeof(uint32_t));
 		for (size_t k = r; k < tt->nreleases; k++) {
 			uint32_t tag = tt->releases[k];
@@ -184,34 +182,34 @@ static void build_series(struct triage_group *g, const struct triage *t,
 				continue;
 			s->tags[s->ntags++] = tag;
 			s->maintained |= kver_is_stable(v);
-			if (intro[tag] && s->intro_tag == NONE) {
+			if (intro[tag] && s->intro_tag == PV_NONE) {
 				s->intro_tag = tag;
 				s->intro_backport = intro_via[tag];
 				s->intro_upstream = intro_of[tag];
 				for (size_t x = 0; x < t->nintro_extra; x++)
-					s->intro_by_patchid |= intro_via[tag] != DAG_NONE &&
+					s->intro_by_patchid |= intro_via[tag] != PV_NONE &&
 						t->intro_extra[x].commit == intro_via[tag];
 				s->together = fixed[tag] && tag != base;
 			}
 			/* the fix's backport in a stable tag the culprit has not reached */
-			if (fixed[tag] && !intro[tag] && s->intro_tag == NONE && tag != base)
+			if (fixed[tag] && !intro[tag] && s->intro_tag == PV_NONE && tag != base)
 				s->fix_before = s->fix_alone = true;
 			if (intro[tag] && !fixed[tag]) {
 				s->affected = true;
-				if (s->first_affected == NONE)
+				if (s->first_affected == PV_NONE)
 					s->first_affected = tag;
 				s->last_affected = tag;
-			} else if (fixed[tag] && s->fixed_in == NONE && s->intro_tag != NONE) {
+			} else if (fixed[tag] && s->fixed_in == PV_NONE && s->intro_tag != PV_NONE) {
 				s->fixed_in = tag;
 			}
 		}
 		/* before the culprit, or without it: the culprit never came */
-		if (s->intro_tag == NONE)
+		if (s->intro_tag == PV_NONE)
 			s->fix_before = false;
 		else
 			s->fix_alone = false;
 		check_on_mainline(s, tt, r, c);
-		if (s->fixed_in != NONE && !tag_contains(c, s->fixed_in, t->fix)) {
+		if (s->fixed_in != PV_NONE && !tag_contains(c, s->fixed_in, t->fix)) {
 			s->fixed_by_backport = true;
 			for (size_t b = 0; b < t->nbackports; b++)
 				if (tag_contains(c, s->fixed_in, t->backports[b]))
@@ -235,7 +233,7 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 		return 0;
 	has = xcalloc(t->ev.nr + 1, sizeof(*has));
 	for (size_t k = 0; k < t->ev.nr; k++) {
-		if (t->ev.v[k].kind != EV_BLAME || t->ev.v[k].commit == DAG_NONE)
+		if (t->ev.v[k].kind != EV_BLAME || t->ev.v[k].commit == PV_NONE)
 			continue;
 		has[k] = xcalloc(h->tags.nr + 1, 1);
 		mark_tags(c, t->ev.v[k].commit, has[k]);
@@ -274,7 +272,7 @@ static void find_affected(struct triage_group *g, struct triage *t,
 	uint32_t *via = xmalloc(ntags * sizeof(*via)), *of = xmalloc(ntags * sizeof(*of));
 
 	for (size_t i = 0; i < ntags; i++)
-		via[i] = of[i] = DAG_NONE;
+		via[i] = of[i] = PV_NONE;
 	for (size_t i = 0; i < g->nintro; i++) {
 		uint32_t u = t->ev.v[g->intro[i]].commit;
 		bool *mine = xcalloc(ntags, 1);
@@ -307,8 +305,8 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 {
 	memset(t, 0, sizeof(*t));
 	t->fix = fix;
-	t->fix_first = UINT32_MAX;
-	t->backport_first = NONE;
+	t->fix_first = PV_NONE;
+	t->backport_first = PV_NONE;
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return pv_error_set(PV_ECORRUPT, "cannot read the diff of %s: %s",
 				    git_oid_tostr_s(&h->dag.oids[fix]), git_errmsg());
@@ -387,7 +385,7 @@ static void find_intro_extra(struct triage *t, struct history *h, struct contain
 				b->commit = found[x];
 				b->tag = contain_first_release(c, found[x]);
 				b->revert = backport_map_revert_of(&t->stable, found[x]);
-				b->revert_tag = b->revert == DAG_NONE ? NONE :
+				b->revert_tag = b->revert == PV_NONE ? PV_NONE :
 						contain_first_release(c, b->revert);
 			}
 			free(found);
@@ -397,16 +395,16 @@ static void find_intro_extra(struct triage *t, struct history *h, struct contain
 		}
 }
 
-/* The earliest stable tag that carries a backport of the fix, or NONE. */
+/* The earliest stable tag that carries a backport of the fix, or PV_NONE. */
 static uint32_t first_stable_backport(const struct triage *t, struct history *h,
 				      struct contain *c)
 {
-	uint32_t best = NONE;
+	uint32_t best = PV_NONE;
 
 	for (size_t b = 0; b < t->nbackports; b++) {
 		uint32_t r = contain_first_release(c, t->backports[b]);
-		if (r != NONE && kver_is_stable(&h->tags.v[r].ver) &&
-		    (best == NONE || tags_cmp_version(&h->tags, r, best) < 0))
+		if (r != PV_NONE && kver_is_stable(&h->tags.v[r].ver) &&
+		    (best == PV_NONE || tags_cmp_version(&h->tags, r, best) < 0))
 			best = r;
 	}
 	return best;
@@ -459,7 +457,7 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	if ((ret = add_blame(t, h)))
 		return ret;
 	for (size_t i = 0; i < t->ev.nr; i++)
-		if (t->ev.v[i].commit != DAG_NONE)
+		if (t->ev.v[i].commit != PV_NONE)
 			t->ev.v[i].first_release = contain_first_release(c, t->ev.v[i].commit);
 	origin_group(t, h, mode);
 	if ((ret = stable_map(t, h, c)))

@@ -8,8 +8,6 @@
 #include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
 
-#define NONE UINT32_MAX
-
 static const char *tag_name(const struct history *h, uint32_t t)
 {
 	return h->tags.v[t].shortname;
@@ -18,10 +16,10 @@ static const char *tag_name(const struct history *h, uint32_t t)
 /* The earliest release that carries an introducer. */
 static uint32_t first_bad(const struct triage_group *g, const struct history *h)
 {
-	uint32_t best = NONE;
+	uint32_t best = PV_NONE;
 
 	for (size_t i = 0; i < g->naffected; i++)
-		if (best == NONE || tags_cmp_version(&h->tags, g->affected[i], best) < 0)
+		if (best == PV_NONE || tags_cmp_version(&h->tags, g->affected[i], best) < 0)
 			best = g->affected[i];
 	return best;
 }
@@ -49,12 +47,12 @@ static void not_for_stable(const struct triage *t, const struct triage_group *g,
 	uint32_t bad = first_bad(g, h);
 
 	sbuf_adds(sb, "not for stable: ");
-	if (bad == NONE) {
+	if (bad == PV_NONE) {
 		sbuf_adds(sb, "no release carries the bug without the fix");
 		return;
 	}
 	when_introduced(sb, h, bad);
-	if (t->fix_first == NONE) {
+	if (t->fix_first == PV_NONE) {
 		sbuf_adds(sb, ", fix not yet released");
 	} else {
 		char series[32];
@@ -99,10 +97,10 @@ static void stable_candidate(const struct triage *t, const struct triage_group *
 
 	for (size_t i = 0; i < g->nseries; i++) {
 		const struct series *s = &g->series[i];
-		if (!s->affected || s->first_affected == NONE)
+		if (!s->affected || s->first_affected == PV_NONE)
 			continue;
 		aff[naff++] = s;
-		if (s->fixed_in != NONE)
+		if (s->fixed_in != PV_NONE)
 			sbuf_addf(&have, "%s%s", have.len ? ", " : "", tag_name(h, s->fixed_in));
 		else if (s->maintained)
 			missing[nmissing++] = s;
@@ -113,7 +111,7 @@ static void stable_candidate(const struct triage *t, const struct triage_group *
 	/* the backport that brought the bug where the series' base did not have it */
 	for (size_t i = 0; i < naff; i++) {
 		char b[13], u[13];
-		if (aff[i]->intro_backport == DAG_NONE)
+		if (aff[i]->intro_backport == PV_NONE)
 			continue;
 		git_oid_tostr(b, sizeof(b), &h->dag.oids[aff[i]->intro_backport]);
 		git_oid_tostr(u, sizeof(u), &h->dag.oids[aff[i]->intro_upstream]);
@@ -151,7 +149,7 @@ static void not_a_fix(const struct triage *t, const struct triage_group *g,
 	uint32_t bad = first_bad(g, h);
 
 	sbuf_addf(sb, "not a fix: %s", t->fixv.reason);
-	if (bad != NONE)
+	if (bad != PV_NONE)
 		sbuf_addf(sb, "; the lines it changes came in %s", tag_name(h, bad));
 }
 
@@ -167,7 +165,7 @@ static bool group_verdict(const struct triage *t, struct triage_group *g,
 		g->verdict = sb.buf;
 		return stable;
 	}
-	if (g->conf == CONF_UNCERTAIN && g->oldest != NONE)
+	if (g->conf == CONF_UNCERTAIN && g->oldest != PV_NONE)
 		sbuf_addf(&sb, "uncertain: the lines it changes were last changed in "
 			  "commits from %s to %s; on the likeliest introducers: ",
 			  tag_name(h, g->oldest), tag_name(h, g->newest));
@@ -221,7 +219,7 @@ void triage_verdict(struct triage *t, const struct history *h)
 	}
 	t->cls = class_of(t, stable, known);
 	if (ev->cc_stable && known && !stable && t->groups[0].conf == CONF_UNCERTAIN &&
-	    t->groups[0].oldest != NONE)
+	    t->groups[0].oldest != PV_NONE)
 		/* too weak to tell the developer's Cc: stable it was wrong */
 		sbuf_addf(&cc, "Cc: stable may be right: blame is uncertain, older "
 			  "code (from %s) is among what the fix changes",
@@ -242,7 +240,7 @@ void triage_verdict(struct triage *t, const struct history *h)
 	 * it took the culprit and the fix together (no stable release had the
 	 * bug, and so the backport is right).
 	 */
-	if (known && !stable && t->backport_first != NONE) {
+	if (known && !stable && t->backport_first != PV_NONE) {
 		const struct series *together = NULL;
 		for (size_t i = 0; i < t->groups[0].nseries && !together; i++)
 			if (t->groups[0].series[i].together)

@@ -96,9 +96,9 @@ int main(void)
 	b = backport_map_of(&m, idx[A], &n);
 	CHECK(n == 2 && b && b[0].commit == idx[S4] && b[1].commit == idx[S5]);
 	/* S6 reverts "x: four" by subject: the newest such commit before it (S5) */
-	CHECK(n == 2 && b[1].revert == idx[S6] && b[0].revert == DAG_NONE);
+	CHECK(n == 2 && b[1].revert == idx[S6] && b[0].revert == PV_NONE);
 	CHECK(backport_map_revert_of(&m, idx[S5]) == idx[S6]);
-	CHECK(backport_map_revert_of(&m, idx[S4]) == DAG_NONE);
+	CHECK(backport_map_revert_of(&m, idx[S4]) == PV_NONE);
 	/* nothing else */
 	CHECK(m.nr == 3 && m.nnotes == 4 && m.nreverts == 1);
 	CHECK(backport_map_of(&m, idx[A2], &n) == NULL && n == 0);

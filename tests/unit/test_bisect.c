@@ -121,15 +121,15 @@ static void commits(const char *repo_path)
 	/* old: the first release; new: the last; culprits: every 7th commit between */
 	{
 		const struct tag_table *t = &h.tags;
-		uint32_t old = t->v[t->releases[0]].commit, new = DAG_NONE;
+		uint32_t old = t->v[t->releases[0]].commit, new = PV_NONE;
 
 		for (size_t i = t->nreleases; i-- > 0;)
 			if (!kver_is_stable(&t->v[t->releases[i]].ver)) {
 				new = t->v[t->releases[i]].commit;
 				break;
 			}
-		CHECK(new != DAG_NONE);
-		for (uint32_t x = 0; x < h.dag.nr && new != DAG_NONE; x += 7) {
+		CHECK(new != PV_NONE);
+		for (uint32_t x = 0; x < h.dag.nr && new != PV_NONE; x += 7) {
 			struct bisect_commits_result r;
 			uint32_t np;
 
@@ -140,7 +140,7 @@ static void commits(const char *repo_path)
 			/* new side: every commit that reaches x */
 			for (uint32_t c = 0; c < h.dag.nr; c++)
 				o.new_side[c] = reaches(&h.dag, c, x, seen);
-			o.skip = DAG_NONE;
+			o.skip = PV_NONE;
 			o.calls = 0;
 			CHECK(bisect_commits(&h.dag, old, new, dag_answer, &o, NULL, &r) == 0);
 			CHECK(r.commit == x && !r.ambiguous);
@@ -150,7 +150,7 @@ static void commits(const char *repo_path)
 			dag_load(&h.dag, x);
 			{
 				const uint32_t *p = dag_parents(&h.dag, x, &np);
-				o.skip = np ? p[0] : DAG_NONE;
+				o.skip = np ? p[0] : PV_NONE;
 			}
 			CHECK(bisect_commits(&h.dag, old, new, dag_answer, &o, NULL, &r) == 0);
 			CHECK((r.commit == x && !r.ambiguous) || (r.ambiguous && r.ncandidates >= 2));

@@ -67,7 +67,7 @@ static void check_commit(struct history *h, const char *repo, uint32_t c, uint32
 		char (*shas)[41];
 
 		for (size_t i = 0; i < r.nlines; i++) {
-			if (r.line[i].file != file || r.line[i].commit == DAG_NONE)
+			if (r.line[i].file != file || r.line[i].commit == PV_NONE)
 				continue;
 			lo = r.line[i].line < lo ? r.line[i].line : lo;
 			hi = r.line[i].line > hi ? r.line[i].line : hi;
@@ -82,7 +82,7 @@ static void check_commit(struct history *h, const char *repo, uint32_t c, uint32
 			const struct blamed_line *l = &r.line[i];
 			char ours[41];
 
-			if (l->file != file || l->commit == DAG_NONE)
+			if (l->file != file || l->commit == PV_NONE)
 				continue;
 			git_oid_tostr(ours, sizeof(ours), &h->dag.oids[l->commit]);
 			CHECK_STR(ours, shas[l->line - lo]);

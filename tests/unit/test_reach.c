@@ -29,7 +29,7 @@ static void check_tags(struct history *h)
 	unsigned targets = 0;
 
 	for (size_t t = 0; t < h->tags.nr; t++)
-		if (h->tags.v[t].commit != DAG_NONE)
+		if (h->tags.v[t].commit != PV_NONE)
 			ancestors[t] = dag_ancestors(&h->dag, &h->tags.v[t].commit, 1);
 	for (uint32_t target = 0; target < h->dag.nr; target += 1 + h->dag.nr / 150, targets++) {
 		struct cgraph_reach r;
@@ -37,7 +37,7 @@ static void check_tags(struct history *h)
 		cgraph_reach_init(&r, &h->graph, cgraph_pos(&h->graph, &h->dag.oids[target]));
 		for (size_t t = 0; t < h->tags.nr; t++) {
 			uint32_t c = h->tags.v[t].commit;
-			if (c != DAG_NONE)
+			if (c != PV_NONE)
 				CHECK(cgraph_reaches(&r, cgraph_pos(&h->graph, &h->dag.oids[c])) ==
 				      ancestors[t][target]);
 		}
@@ -90,17 +90,17 @@ static unsigned char *cdat_entry(unsigned char *img, uint32_t pos)
 static void check_cycle(struct history *h, const char *repo)
 {
 	char objdir[] = "/tmp/test_reach.XXXXXX", path[256], src[1024];
-	uint32_t tip = DAG_NONE, x = DAG_NONE, root = DAG_NONE;
+	uint32_t tip = PV_NONE, x = PV_NONE, root = PV_NONE;
 	unsigned char *img, *e;
 	struct cgraph g;
 	struct cgraph_reach r;
 	size_t size;
 	FILE *f;
 
-	for (size_t t = 0; t < h->tags.nr && x == DAG_NONE; t++) {
+	for (size_t t = 0; t < h->tags.nr && x == PV_NONE; t++) {
 		unsigned n1, n2;
 		const uint32_t *p1, *p2;
-		if ((tip = h->tags.v[t].commit) == DAG_NONE)
+		if ((tip = h->tags.v[t].commit) == PV_NONE)
 			continue;
 		p1 = dag_parents(&h->dag, tip, &n1);
 		if (!n1)
@@ -109,14 +109,14 @@ static void check_cycle(struct history *h, const char *repo)
 		if (n2 && dag_parents(&h->dag, p2[0], &n1) && n1)
 			x = p2[0];
 	}
-	for (uint32_t c = 0; c < h->dag.nr && root == DAG_NONE; c++) {
+	for (uint32_t c = 0; c < h->dag.nr && root == PV_NONE; c++) {
 		unsigned n;
 		dag_parents(&h->dag, c, &n);
 		if (!n)
 			root = c;
 	}
-	CHECK(x != DAG_NONE && root != DAG_NONE);
-	if (x == DAG_NONE || root == DAG_NONE || !mkdtemp(objdir))
+	CHECK(x != PV_NONE && root != PV_NONE);
+	if (x == PV_NONE || root == PV_NONE || !mkdtemp(objdir))
 		return;
 	snprintf(src, sizeof(src), "%s/objects/info/commit-graph", repo);
 	img = slurp(src, &size);

@@ -26,8 +26,8 @@ static int compare(const struct history *h, const char *hex, uint64_t want)
 		return 0;
 	CHECK(git_oid_fromstr(&oid, hex) == 0);
 	c = dag_find((struct dag *)&h->dag, &oid);
-	CHECK(c != DAG_NONE && c < h->dag.topmask_nr);
-	if (c == DAG_NONE || c >= h->dag.topmask_nr)
+	CHECK(c != PV_NONE && c < h->dag.topmask_nr);
+	if (c == PV_NONE || c >= h->dag.topmask_nr)
 		return 0;
 	if (h->dag.topmask[c] != want)
 		fprintf(stderr, "%s: mask %016llx, git's names give %016llx\n", hex,

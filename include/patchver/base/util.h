@@ -7,6 +7,13 @@
 #include <stdint.h>
 
 /*
+ * "None" for an index into one of patchver's tables -- a commit of the DAG,
+ * a tag, a release, a graph position: no table reaches 2^32 - 1 entries.
+ * The one sentinel: a "none" compares equal whichever table it came from.
+ */
+#define PV_NONE UINT32_MAX
+
+/*
  * Allocation that cannot fail (out of memory exits with EXIT_INTERNAL),
  * and a growable string.
  */
@@ -106,7 +113,7 @@ static inline uint64_t get_be64(const unsigned char *p)
 /*
  * git's sorted tables of 20-byte ids (a pack index, a commit-graph): a
  * 256-entry fanout of big-endian counts, then nr ids in order.  The
- * position of id, or UINT32_MAX.  Ids are uniform, so a guess from the
+ * position of id, or PV_NONE.  Ids are uniform, so a guess from the
  * id's next bytes lands within a few dozen entries: a gallop from there
  * touches a page or two of the table where a bisection touches six.
  */

@@ -15,8 +15,6 @@
  * it: report.c from the history, quick_report.c from the release index.
  * Nothing here needs libgit2, so the quick path's front links it.
  */
-#define ANSWER_NONE UINT32_MAX
-
 /* What a query asks: "where is this commit?", in the output a mode asks for. */
 enum report_mode {
 	REPORT_FULL,            /* first release, describe, name-rev, stable */
@@ -38,7 +36,7 @@ struct answer_backport {
 	uint32_t tag;               /* its first stable tag */
 	bool reverted;
 	git_oid revert;
-	uint32_t revert_tag;        /* ANSWER_NONE: on a branch, in no tag yet */
+	uint32_t revert_tag;        /* PV_NONE: on a branch, in no tag yet */
 };
 
 struct answer {

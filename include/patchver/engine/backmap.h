@@ -24,14 +24,14 @@
  * that name no upstream commit are not here: match.c finds them by
  * patch-id, against the commits touching the same files.
  */
-#define BACKMAP_ON_BRANCH (UINT32_MAX - 1)   /* a commit no stable tag has reached */
+#define BACKMAP_ON_BRANCH (PV_NONE - 1)   /* a commit no stable tag has reached */
 
 struct backport {
 	uint32_t upstream;          /* the mainline commit carried */
 	uint32_t commit;            /* the stable commit carrying it */
 	uint32_t tag;               /* the first stable tag with commit, or BACKMAP_ON_BRANCH */
-	uint32_t revert;            /* the stable commit reverting it, or DAG_NONE */
-	uint32_t revert_tag;        /* the first stable tag with revert, UINT32_MAX, or ON_BRANCH */
+	uint32_t revert;            /* the stable commit reverting it, or PV_NONE */
+	uint32_t revert_tag;        /* the first stable tag with revert, PV_NONE, or ON_BRANCH */
 };
 
 /* What a stable commit's message names that is not counted as it reads. */
@@ -87,7 +87,7 @@ const struct backport *backport_map_of_checked(const struct backport_map *m, uin
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n);
 
-/* The stable commit reverting commit on its line, or DAG_NONE. */
+/* The stable commit reverting commit on its line, or PV_NONE. */
 uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit);
 
 /* A problem's words, for a note: "names no commit of this repository". */

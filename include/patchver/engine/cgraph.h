@@ -60,17 +60,17 @@ bool cgraph_commit_at(const struct cgraph *g, uint32_t pos, git_oid *tree,
 /* The id of the commit at position pos; false when pos is out of the graph. */
 bool cgraph_oid_at(const struct cgraph *g, uint32_t pos, git_oid *out);
 
-/* cgraph_level() of the commit at position pos (UINT32_MAX: none there). */
+/* cgraph_level() of the commit at position pos (PV_NONE: none there). */
 uint32_t cgraph_level_at(const struct cgraph *g, uint32_t pos);
 
 /*
  * The commit's topological level in the graph (CDAT's generation number v1:
- * one more than its highest parent's), UINT32_MAX when the graph lacks it.
+ * one more than its highest parent's), PV_NONE when the graph lacks it.
  * A commit's ancestors all have lower levels.
  */
 uint32_t cgraph_level(const struct cgraph *g, const git_oid *oid);
 
-/* The commit's chain-wide position in the graph, UINT32_MAX when it lacks it. */
+/* The commit's chain-wide position in the graph, PV_NONE when it lacks it. */
 uint32_t cgraph_pos(const struct cgraph *g, const git_oid *oid);
 
 /* A commit the walk has opened: its parents are parents[first .. first + np). */

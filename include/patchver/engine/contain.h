@@ -24,7 +24,7 @@ struct contain {
 	uint32_t verdict_nr, verdict_target;
 	/* a lazy history: git's commit-graph answers, for one target at a time */
 	struct cgraph_reach reach;
-	uint32_t reach_commit;    /* whose walk reach holds, DAG_NONE if none */
+	uint32_t reach_commit;    /* whose walk reach holds, PV_NONE if none */
 	uint32_t *tag_pos;        /* each tag's commit's graph position */
 };
 
@@ -41,7 +41,7 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n);
  * The earliest release (tag index in kernel version order) containing each
  * commit, for every commit at once: releases in version order each claim
  * the commits below them that no earlier release claimed.  O(commits).
- * Returns UINT32_MAX for "none".
+ * Returns PV_NONE for "none".
  */
 uint32_t contain_first_release(struct contain *c, uint32_t commit);
 

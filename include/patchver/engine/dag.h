@@ -16,8 +16,6 @@
  * hundreds of thousands of commits then cost array reads, not hash
  * lookups or libgit2 object parsing.
  */
-#define DAG_NONE UINT32_MAX
-
 struct cgraph;
 struct objstore;
 
@@ -121,7 +119,7 @@ void dag_reserve(struct dag *dag, uint32_t n);
 
 /* Index of oid, adding it (not yet loaded) if new. */
 uint32_t dag_intern(struct dag *dag, const git_oid *oid);
-/* Index of oid, or DAG_NONE. */
+/* Index of oid, or PV_NONE. */
 uint32_t dag_find(const struct dag *dag, const git_oid *oid);
 
 /*
@@ -153,13 +151,13 @@ static inline const uint32_t *dag_parents(const struct dag *dag, uint32_t i,
 }
 
 /*
- * Commit idx's position in git's commit-graph (dag->graph), UINT32_MAX
+ * Commit idx's position in git's commit-graph (dag->graph), PV_NONE
  * when there is none or it lacks the commit.  Kept per commit: a commit
  * read from the graph gives its parents' positions, where looking them up
  * by id would be a binary search each.
  */
 uint32_t dag_graph_pos(struct dag *dag, uint32_t idx);
-/* Record commit idx's graph position, found by its id (UINT32_MAX: not in the graph). */
+/* Record commit idx's graph position, found by its id (PV_NONE: not in the graph). */
 void dag_note_graph_pos(struct dag *dag, uint32_t idx, uint32_t pos);
 
 /*

@@ -16,7 +16,7 @@
 
 /*
  * The earliest release (tag index, kernel version order) containing each
- * commit of dag, UINT32_MAX for none.  Caller frees.
+ * commit of dag, PV_NONE for none.  Caller frees.
  */
 uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *t);
 

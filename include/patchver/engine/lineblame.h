@@ -26,7 +26,7 @@
 /*
  * Blame lines[0..n) (1-based, any order, repeats allowed) of path at
  * commit base: out[i] gets the commit that last changed lines[i], or
- * DAG_NONE for a line beyond the end of the file.  0, or -1 with a libgit2
+ * PV_NONE for a line beyond the end of the file.  0, or -1 with a libgit2
  * error (a missing object).
  */
 int lineblame(git_repository *repo, struct dag *dag, uint32_t base,

@@ -48,7 +48,7 @@ const struct tag_table *quick_tags(struct quick *q);
 /* git's name of commit (describe --contains, name-rev): 1, 0 none, -1. */
 int quick_name(struct quick *q, uint32_t commit, struct sbuf *out);
 
-/* The earliest release containing commit (UINT32_MAX none): 0 or -1. */
+/* The earliest release containing commit (PV_NONE none): 0 or -1. */
 int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
 
 /*

@@ -34,7 +34,7 @@ struct relindex_iv {            /* dense ids [lo, hi) */
 
 struct relindex_tag {           /* every ref under refs/tags, refname order */
 	uint32_t name_off;      /* refname in the string pool */
-	uint32_t commit;        /* peeled commit, DAG_NONE if none */
+	uint32_t commit;        /* peeled commit, PV_NONE if none */
 	int64_t taggerdate;
 	unsigned char target[GIT_OID_RAWSZ];
 	uint8_t deref;
@@ -57,7 +57,7 @@ struct relindex {
 	struct dag_arrays dag;          /* the commits: dag.nr of them */
 	uint32_t ntags, nsegs, nivs;
 	const int64_t *min_desc;        /* oldest date on the commit or a descendant */
-	const uint32_t *first;          /* first release (tag index), UINT32_MAX if none */
+	const uint32_t *first;          /* first release (tag index), PV_NONE if none */
 	const struct relindex_name *names;
 	const struct name_seg *segs;    /* nsegs */
 	const struct relindex_tag *tags;/* ntags + 1 (the last closes iv_off) */

@@ -30,7 +30,7 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 
 /*
  * The commit a sha written in a message names (7 to 40 hex digits), loading
- * it if needed; DAG_NONE if absent or ambiguous.  Never prints.
+ * it if needed; PV_NONE if absent or ambiguous.  Never prints.
  */
 uint32_t rev_find_hex(struct dag *dag, const char *hex);
 

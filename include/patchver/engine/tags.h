@@ -18,7 +18,7 @@ struct tag {
 	char *refname;          /* "refs/tags/v2.6.34" */
 	char *shortname;        /* as name-rev prints it: "v2.6.34" (or "tags/...") */
 	git_oid target;         /* what the ref points at */
-	uint32_t commit;        /* peeled commit, DAG_NONE for trees, blobs, broken */
+	uint32_t commit;        /* peeled commit, PV_NONE for trees, blobs, broken */
 	int64_t taggerdate;     /* innermost tag's date (0 if none); commit date if lightweight */
 	bool deref;             /* went through at least one tag object */
 	bool loose;             /* a file under refs/tags, not in packed-refs */

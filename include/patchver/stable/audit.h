@@ -26,7 +26,7 @@ struct audit_opts {
 struct audit_cell {
 	char needed;                /* 'N' needed, 'n' not, '?' unknown, 'x' not a fix */
 	char *needed_why;
-	uint32_t present;           /* the series' commit carrying it, DAG_NONE */
+	uint32_t present;           /* the series' commit carrying it, PV_NONE */
 	const char *present_how;    /* "upstream line", "patch-id" */
 	const char *present_since;  /* the series tag first with it, or its branch */
 	bool via_backport;          /* needed: the series carries the culprit as a backport */

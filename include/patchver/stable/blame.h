@@ -31,7 +31,7 @@ struct blamed_line {
 	unsigned hunk;              /* index of the hunk in the whole diff */
 	size_t line;                /* line number at the base */
 	enum blame_kind kind;
-	uint32_t commit;            /* DAG index; DAG_NONE: beyond the file */
+	uint32_t commit;            /* DAG index; PV_NONE: beyond the file */
 };
 
 struct blame_result {

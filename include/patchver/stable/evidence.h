@@ -34,7 +34,7 @@ enum evidence_kind {
 struct evidence {
 	enum evidence_kind kind;
 	char ref[41];               /* the sha as written (blame: full) */
-	uint32_t commit;            /* DAG_NONE: not resolved, see unresolved */
+	uint32_t commit;            /* PV_NONE: not resolved, see unresolved */
 	const char *unresolved;     /* "unknown", "ambiguous", "a tree", ... */
 	char *phrase;               /* EV_NAMED: "introduced by", "quoted subject" */
 	char *claimed_subject;      /* the subject the message gives, if any */
@@ -42,7 +42,7 @@ struct evidence {
 	bool not_ancestor;          /* the named commit is not below the fix */
 	bool merge;                 /* a merge commit: says little about the bug */
 	struct blamed lines;        /* EV_BLAME line counts */
-	uint32_t first_release;     /* tag index or UINT32_MAX */
+	uint32_t first_release;     /* tag index or PV_NONE */
 };
 
 struct evidence_list {

@@ -114,7 +114,7 @@ enum fix_shape {
 struct fix_verdict {
 	enum fix_class cls;
 	enum fix_word word;
-	uint32_t word_commit;       /* the commit the word names, or DAG_NONE */
+	uint32_t word_commit;       /* the commit the word names, or PV_NONE */
 	unsigned signals;           /* FIXSIG_* */
 	enum fix_shape shape;
 	int score;                  /* hundredths; FIXSCORE_POSSIBLE or more: possibly a fix */
@@ -134,7 +134,7 @@ void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned npa
 void fix_verdict_free(struct fix_verdict *v);
 
 /*
- * Was a commit whose first release is tag first (UINT32_MAX: none yet)
+ * Was a commit whose first release is tag first (PV_NONE: none yet)
  * merged after the merge window?  Only fixes go into mainline after -rc1,
  * so a commit first in -rc2 .. the final went in as a fix.
  */
@@ -142,7 +142,7 @@ bool fixclass_late(const struct tag_table *t, uint32_t first);
 
 /*
  * Did a final release carry code first released in tag first before the
- * fix's first release fix_first (UINT32_MAX: none yet)?  A culprit of
+ * fix's first release fix_first (PV_NONE: none yet)?  A culprit of
  * v2.6.35-rc1 fixed in v2.6.35-rc3 was never released without its fix.
  */
 bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_t fix_first);

@@ -21,7 +21,7 @@ struct match {
 	enum match_kind kind;
 	uint32_t *commits;      /* every matching commit */
 	size_t nr;
-	uint32_t upstream;      /* the mainline one (earliest release), or DAG_NONE */
+	uint32_t upstream;      /* the mainline one (earliest release), or PV_NONE */
 };
 
 /* in_range: per commit, may it match? (NULL: every commit) */

@@ -69,10 +69,10 @@ struct series {
 	uint32_t first_affected, last_affected;
 	uint32_t fixed_in;          /* first tag with the fix or a backport */
 	bool fixed_by_backport;
-	uint32_t backport;          /* the backport that fixed it, or DAG_NONE */
+	uint32_t backport;          /* the backport that fixed it, or PV_NONE */
 	/*
 	 * The bug's way into the series: its first tag carrying an introducer,
-	 * and the stable backport of it that brought it (DAG_NONE: the series'
+	 * and the stable backport of it that brought it (PV_NONE: the series'
 	 * base release already had it); the culprit's upstream commit.
 	 */
 	uint32_t intro_tag;
@@ -84,7 +84,7 @@ struct series {
 	/*
 	 * A stable tag the answer turns on (where the bug or the fix came) that
 	 * is a commit mainline also reaches, and the mainline release with it:
-	 * its series' answer then follows mainline's history.  NONE: none.
+	 * its series' answer then follows mainline's history.  PV_NONE: none.
 	 */
 	uint32_t on_mainline, mainline_by;
 };
@@ -121,7 +121,7 @@ struct triage {
 	struct backport_map stable;         /* what the stable lines carry (backports.h) */
 	/*
 	 * The introducers' backports the map lacks: found by patch-id, or on
-	 * a stable branch no tag has reached (tag UINT32_MAX: queued).
+	 * a stable branch no tag has reached (tag PV_NONE: queued).
 	 */
 	struct backport *intro_extra;
 	size_t nintro_extra;
