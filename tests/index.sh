@@ -90,6 +90,40 @@ quick_pass() {
 }
 quick_pass "a commit with clock skew below it|a commit without a name"
 [ $((quick * 2)) -ge "$total" ] && pass || fail "quick path answered only $quick of $total"
+# a commit no tag contains (work after the last tag): the index holds every
+# commit a tag reaches, so the quick path answers from its absence, as the
+# normal path does (stderr and exit code too: --describe fails as git's)
+git -C "$repo" rev-list --all --not --tags > "$tmp/untagged"
+[ -s "$tmp/untagged" ] || fail "fixture: no commit after the last tag"
+while read -r c; do
+	for id in "$c" "$(git -C "$repo" rev-parse --short=12 "$c")"; do
+		for m in $quick_modes; do
+			[ "$m" = --full ] && m=
+			want=$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$id" 2>&1; echo "exit $?")
+			got=$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" $m "$id" 2>&1; echo "exit $?")
+			expect_eq "$got" "$want" "quick path, no tag contains it: $m $id"
+		done
+	done
+done < "$tmp/untagged"
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --describe "$(head -1 "$tmp/untagged")" 2>&1)" \
+	"cannot describe" "quick path, no tag contains it: --describe fails"
+# a tag's name: name-rev names an annotated tag's object by its ref, not
+# its commit (v1^0); describe names the commit
+for t in $(git -C "$repo" for-each-ref refs/tags --format='%(refname:short)' | awk 'NR % 7 == 1'); do
+	git -C "$repo" rev-parse -q --verify "$t^{commit}" > /dev/null || continue
+	for m in --name-rev --describe --full; do
+		[ "$m" = --full ] && m=
+		got=$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" $m "$t" 2>&1; echo "exit $?")
+		case $got in *"quick path declined"*) continue ;; esac
+		expect_eq "$got" "$(PATCHVER_QUICK=off "$PATCHVER" -C "$repo" --no-index $m "$t" 2>&1; echo "exit $?")" \
+			"quick path, tag name: $m $t"
+	done
+	expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" --name-rev "$t" 2>&1)" \
+		"$(git -C "$repo" name-rev --tags --name-only "$t")" "quick path, tag name, as git: $t"
+done
+# its parents are not the index's to walk
+expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$repo" "$(head -1 "$tmp/untagged")~1" 2>&1)" \
+	"quick path declined: a rev the index does not hold" "quick path: steps from outside the index"
 git -C "$repo" commit-graph write --reachable 2>/dev/null
 quick_pass "a commit without a name"
 expect_eq "$quick" "$total" "quick path with a commit-graph: every answer"

@@ -16,24 +16,30 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 	enum report_mode m = r->opts->mode;
 	char *msg = NULL;
 	bool ok = false;
-	int named = 0;
+	int named = 0, tag_named;
 
 	memset(a, 0, sizeof(*a));
 	a->first_release = a->first_final = a->upstream = a->upstream_first = PV_NONE;
-	if (quick_lookup(q, spec, &a->rev.commit) < 0)
+	if (quick_lookup(q, spec, true, &a->rev.commit) < 0)
 		return false;
 	memcpy(a->rev.oid.id, quick_oid(q, a->rev.commit), GIT_OID_RAWSZ);
 	a->rev.type = GIT_OBJECT_COMMIT;
 	if (m == REPORT_FIRST)
 		return quick_first_release(q, a->rev.commit, &a->first_release) == 0;
 	if (m != REPORT_TAGS) {
-		if ((named = quick_name(q, a->rev.commit, &a->name)) < 0)
+		if ((tag_named = quick_tag_object_name(q, &a->name)) < 0)
 			return false;
-		/* describe's error for a commit without a name is the normal path's to say */
-		if (!named && m == REPORT_DESCRIBE)
+		/* a tag object's name-rev is its ref: the commit's name is not asked */
+		if (!(tag_named && m == REPORT_NAME_REV) &&
+		    (named = quick_name(q, a->rev.commit, &a->describe)) < 0)
 			return false;
-		a->has_name = a->has_describe = named;
-		sbuf_add(&a->describe, sbuf_str(&a->name), a->name.len);
+		a->has_describe = named;
+		/* name-rev without --peel-tag names a tag object by its ref (report.c) */
+		if (tag_named)
+			a->rev.type = GIT_OBJECT_TAG;
+		else
+			sbuf_add(&a->name, sbuf_str(&a->describe), a->describe.len);
+		a->has_name = tag_named || named;
 	}
 	if (m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
 		return true;
@@ -60,7 +66,7 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 	}
 	if (ok && m == REPORT_FULL && (a->backport = upstream_ref(msg, a->upstream_hex))) {
 		/* an upstream id the index lacks, or a short one: the normal path looks further */
-		ok = quick_lookup(q, a->upstream_hex, &a->upstream) == 0 &&
+		ok = quick_lookup(q, a->upstream_hex, false, &a->upstream) == 0 &&
 		     quick_first_release(q, a->upstream, &a->upstream_first) == 0;
 		if (ok)
 			memcpy(a->upstream_oid.id, quick_oid(q, a->upstream), GIT_OID_RAWSZ);
@@ -82,8 +88,10 @@ int report_quick(struct quick *q, const struct report_opts *opts,
 		ok = compute_quick(&r, q, revs[n], &a[n]);
 		n++;
 	}
+	/* as report.c: a rev git cannot describe ends the run */
 	for (size_t i = 0; ok && i < nrevs; i++)
-		answer_emit(&r, NULL, &a[i]);
+		if (!answer_emit(&r, NULL, &a[i]))
+			break;
 	for (size_t i = 0; i < n; i++)
 		answer_free(&a[i]);
 	free(a);

@@ -32,6 +32,8 @@ struct quick {
 				       names borrowed from the index */
 	struct cgraph graph;        /* git's commit-graph: with it, git's cut is no cut */
 	struct objstore *store;     /* the object files, for a commit's message */
+	unsigned char outside[GIT_OID_RAWSZ];  /* QUICK_OUTSIDE's id, the last looked up */
+	long tag_object;            /* the annotated tag the last rev named alone, or -1 */
 	bool classified;            /* table has every short name and the releases */
 	const char *why;
 };
@@ -117,7 +119,8 @@ static bool index_has_tag(const void *ix, const char *refname)
 }
 
 /* dag_find on the index, each slot and id checked before it is trusted. */
-static int lookup(struct quick *q, const unsigned char *oid, uint32_t *out)
+/* The index's commit with id oid: 1 found (*out), 0 absent, -1 declined (damaged). */
+static int find(struct quick *q, const unsigned char *oid, uint32_t *out)
 {
 	struct relindex *ix = &q->ix;
 	size_t s = dag_slot_of(oid, ix->dag.nslots);
@@ -129,17 +132,52 @@ static int lookup(struct quick *q, const unsigned char *oid, uint32_t *out)
 		if (!relindex_check(ix, slot, sizeof(*slot)) || *slot > ix->dag.nr)
 			return decline(q, "a damaged index block");
 		if (!*slot)
-			return decline(q, "a rev the index does not hold");
+			return 0;
 		i = *slot - 1;
 		if (!relindex_check(ix, &ix->dag.oids[i], sizeof(git_oid)))
 			return decline(q, "a damaged index block");
 		if (!memcmp(ix->dag.oids[i].id, oid, GIT_OID_RAWSZ)) {
 			*out = i;
-			return 0;
+			return 1;
 		}
 		s = (s + 1) & (ix->dag.nslots - 1);
 	}
-	return decline(q, "a rev the index does not hold");
+	return 0;
+}
+
+/* The index's commit with id oid: 0, or -1 declined. */
+static int lookup(struct quick *q, const unsigned char *oid, uint32_t *out)
+{
+	int found = find(q, oid, out);
+
+	return found > 0 ? 0 : found < 0 ? -1 : decline(q, "a rev the index does not hold");
+}
+
+static struct objstore *store_of(struct quick *q);
+
+/*
+ * As lookup(), and a commit the index does not hold is QUICK_OUTSIDE when
+ * the object files have it: the index holds every commit a tag reaches,
+ * so no tag reaches this one (quick_open made sure the tags are the
+ * index's, and that the history is not replaced, grafted or shallow).
+ */
+static int lookup_outside(struct quick *q, const unsigned char *oid, uint32_t *out)
+{
+	struct sbuf head = SBUF_INIT;
+	int found = find(q, oid, out), type;
+
+	if (found)
+		return found > 0 ? 0 : -1;
+	if (!store_of(q))
+		return -1;
+	type = objstore_read(q->store, oid, 64, &head);
+	sbuf_free(&head);
+	/* not a commit, or no object: the normal path words the error */
+	if (type != OBJSTORE_COMMIT)
+		return decline(q, "a rev that names no commit");
+	memcpy(q->outside, oid, GIT_OID_RAWSZ);
+	*out = QUICK_OUTSIDE;
+	return 0;
 }
 
 /* The tag's short name (refread.h), worked out once. */
@@ -156,9 +194,12 @@ static const char *short_name(struct quick *q, uint32_t t)
 int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 {
 	struct relindex *ix = &q->ix;
-	const struct relindex_name *name = &ix->names[c];
+	const struct relindex_name *name;
 	uint32_t s;
 
+	if (c == QUICK_OUTSIDE)
+		return 0;       /* no tag reaches it: git has no name for it */
+	name = &ix->names[c];
 	if (!relindex_check(ix, name, sizeof(*name)) || name->seg >= ix->nsegs ||
 	    !relindex_check(ix, &ix->min_desc[c], sizeof(int64_t)) ||
 	    !relindex_check(ix, &ix->dag.dates[c], sizeof(int64_t)))
@@ -187,6 +228,10 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 {
 	struct relindex *ix = &q->ix;
 
+	if (c == QUICK_OUTSIDE) {
+		*tag = PV_NONE;
+		return 0;
+	}
 	if (!relindex_check(ix, &ix->first[c], sizeof(uint32_t)) ||
 	    (ix->first[c] >= ix->ntags && ix->first[c] != PV_NONE))
 		return decline(q, "a damaged index block");
@@ -230,6 +275,10 @@ uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 	if (!relindex_ivs_ok(&q->ix))
 		return decline(q, "a damaged index block"), NULL;
 	classify(q);
+	if (c == QUICK_OUTSIDE) {
+		*n = 0;
+		return xmalloc(sizeof(uint32_t));
+	}
 	return relindex_tags_containing(&q->ix, c, n);
 }
 
@@ -246,6 +295,12 @@ const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n)
 
 	/* the records the lookup reads, each checked: not the whole section */
 	relindex_backports(&q->ix, &m);
+	if (c == QUICK_OUTSIDE) {
+		/* the map is by the index's commits: none names one outside it */
+		static const struct backport none[1];
+		*n = 0;
+		return none;
+	}
 	b = backport_map_of_checked(&m, c, n, record_intact, &q->ix, &damaged);
 	if (damaged)
 		return decline(q, "a damaged index"), NULL;
@@ -255,7 +310,7 @@ const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n)
 
 const unsigned char *quick_oid(const struct quick *q, uint32_t c)
 {
-	return q->ix.dag.oids[c].id;
+	return c == QUICK_OUTSIDE ? q->outside : q->ix.dag.oids[c].id;
 }
 
 /* The object files, opened on first use, or NULL (declined). */
@@ -278,7 +333,7 @@ char *quick_message(struct quick *q, uint32_t c)
 
 	if (!store_of(q))
 		return NULL;
-	if (objstore_read(q->store, q->ix.dag.oids[c].id, 0, &raw) != OBJSTORE_COMMIT ||
+	if (objstore_read(q->store, quick_oid(q, c), 0, &raw) != OBJSTORE_COMMIT ||
 	    !(msg = objstore_commit_message(raw.buf, raw.len)))
 		decline(q, "a commit it cannot read alone");
 	sbuf_free(&raw);
@@ -356,6 +411,7 @@ struct quick *quick_open(const char *dir, const char *release_glob, const char *
 {
 	struct quick *q = xcalloc(1, sizeof(*q));
 
+	q->tag_object = -1;
 	if (find_gitdir(q, dir ? dir : ".") || open_index(q, release_glob) || open_graph(q)) {
 		*why = q->why;
 		quick_close(q);
@@ -388,7 +444,8 @@ static bool ref_named(struct quick *q, const char *name, bool all_rules)
 }
 
 /* An abbreviated id: the one object with that prefix, a commit of the index. */
-static int abbreviated(struct quick *q, const char *hex, size_t len, uint32_t *c)
+static int abbreviated(struct quick *q, const char *hex, size_t len, bool outside_ok,
+		       uint32_t *c)
 {
 	unsigned char found[1][GIT_OID_RAWSZ];
 
@@ -398,7 +455,7 @@ static int abbreviated(struct quick *q, const char *hex, size_t len, uint32_t *c
 		return -1;
 	if (objstore_prefix(q->store, hex, len, found, 1) != 1)
 		return decline(q, "a short id that is ambiguous or unknown");
-	return lookup(q, found[0], c);
+	return outside_ok ? lookup_outside(q, found[0], c) : lookup(q, found[0], c);
 }
 
 /* A tag name, as git's ref rules find it: its commit. */
@@ -416,6 +473,8 @@ static int tag_commit(struct quick *q, const char *name, uint32_t *c)
 	if (t < 0)
 		return decline(q, "a rev that is neither an id nor a tag");
 	*c = q->ix.tags[t].commit;
+	if (*c != PV_NONE && memcmp(q->ix.tags[t].target, q->ix.dag.oids[*c].id, GIT_OID_RAWSZ))
+		q->tag_object = t;
 	return *c == PV_NONE ? decline(q, "a tag of no commit") : 0;
 }
 
@@ -446,7 +505,7 @@ static int parent(struct quick *q, unsigned long k, uint32_t *c)
 	return 0;
 }
 
-int quick_lookup(struct quick *q, const char *rev, uint32_t *commit)
+int quick_lookup(struct quick *q, const char *rev, bool outside_ok, uint32_t *commit)
 {
 	size_t at = rev_steps_at(rev), len = at ? at : strlen(rev);
 	unsigned char oid[GIT_OID_RAWSZ];
@@ -455,10 +514,13 @@ int quick_lookup(struct quick *q, const char *rev, uint32_t *commit)
 	uint32_t c;
 	int ret;
 
+	q->tag_object = -1;
+	/* steps walk the index's parents: a commit outside it has none there */
+	outside_ok = outside_ok && !at;
 	if (hex_to_id(base, len, oid) == 0)
-		ret = lookup(q, oid, &c);
+		ret = outside_ok ? lookup_outside(q, oid, &c) : lookup(q, oid, &c);
 	else if (len >= 4 && len < GIT_OID_HEXSZ && lower_hex(base, len))
-		ret = abbreviated(q, base, len, &c);
+		ret = abbreviated(q, base, len, outside_ok, &c);
 	else
 		ret = tag_commit(q, base, &c);
 	free(base);
@@ -471,7 +533,24 @@ int quick_lookup(struct quick *q, const char *rev, uint32_t *commit)
 	}
 	if (!ret)
 		*commit = c;
+	if (at)
+		q->tag_object = -1;     /* steps lead to a commit */
 	return ret;
+}
+
+int quick_tag_object_name(struct quick *q, struct sbuf *out)
+{
+	const struct relindex *ix = &q->ix;
+	long t = q->tag_object;
+
+	if (t < 0)
+		return 0;
+	/* git names the tag object by the first tag holding it: the same one, unless shared */
+	for (uint32_t i = 0; i < ix->ntags; i++)
+		if ((long)i != t && !memcmp(ix->tags[i].target, ix->tags[t].target, GIT_OID_RAWSZ))
+			return decline(q, "a tag object two tags hold");
+	sbuf_adds(out, short_name(q, (uint32_t)t));
+	return 1;
 }
 
 void quick_close(struct quick *q)

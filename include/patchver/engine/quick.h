@@ -1,6 +1,7 @@
 #ifndef PATCHVER_QUICK_H
 #define PATCHVER_QUICK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,11 +32,22 @@ void quick_close(struct quick *q);
 const char *quick_why(const struct quick *q);
 
 /*
+ * A commit no tag reaches, as quick_lookup() gives it: no name, no
+ * release, no tag containing it, no backport in the index's map.  Its id
+ * and message are the object files'.  One at a time: the next lookup
+ * outside the index replaces it.
+ */
+#define QUICK_OUTSIDE (PV_NONE - 2)
+
+/*
  * The index's commit for rev: a full or abbreviated id (the one object
  * with that prefix) or a tag name, then "~N" and "^N" steps; each as git
- * resolves it when no other ref takes the name.  0, or -1 declined.
+ * resolves it when no other ref takes the name.  With outside_ok, an id
+ * (no steps) of a commit the index does not hold is QUICK_OUTSIDE: the
+ * index holds every commit a tag reaches, so its absence is the answer.
+ * 0, or -1 declined.
  */
-int quick_lookup(struct quick *q, const char *rev, uint32_t *commit);
+int quick_lookup(struct quick *q, const char *rev, bool outside_ok, uint32_t *commit);
 const unsigned char *quick_oid(const struct quick *q, uint32_t commit);
 
 /*
@@ -44,6 +56,13 @@ const unsigned char *quick_oid(const struct quick *q, uint32_t commit);
  * has them.  Commits are index ids.
  */
 const struct tag_table *quick_tags(struct quick *q);
+
+/*
+ * When the last quick_lookup() read an annotated tag's name alone, git
+ * name-rev names the tag object, not its commit: append that name (the
+ * tag's) and return 1; 0 when the rev named no tag object; -1 declined.
+ */
+int quick_tag_object_name(struct quick *q, struct sbuf *out);
 
 /* git's name of commit (describe --contains, name-rev): 1, 0 none, -1. */
 int quick_name(struct quick *q, uint32_t commit, struct sbuf *out);
