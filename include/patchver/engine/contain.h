@@ -18,7 +18,7 @@ struct contain {
 	uint32_t epoch;
 	uint32_t *queue;
 	uint32_t *first_release;  /* bulk answer per commit, or NULL */
-	int err;                  /* EXIT_CORRUPT once a lazy walk met an unreadable commit */
+	int err;                  /* PV_ECORRUPT once a lazy walk met an unreadable commit */
 	/* a lazy history without a graph: git's walk's verdicts for one target */
 	uint8_t *verdict;
 	uint32_t verdict_nr, verdict_target;

@@ -80,12 +80,12 @@ struct history_opts {
 /*
  * Open a repository so that nothing can be written to it: objects
  * libgit2 writes on its own (apply, write-tree) stay in memory.
- * 0 or EXIT_NOREPO (message printed).
+ * 0, or PV_ENOREPO / PV_EINTERNAL (message recorded, error.h).
  */
 /* path NULL: from the environment (GIT_DIR, GIT_OBJECT_DIRECTORY, ...) as git. */
 int history_open_repo(git_repository **repo, const char *path);
 
-/* Returns 0 or an EXIT_* code (message printed). */
+/* Returns 0 or a PV_E* code (message recorded); warnings go to notices (notice.h). */
 int history_open(struct history *h, const struct history_opts *opts);
 void history_close(struct history *h);
 

@@ -32,7 +32,7 @@ struct naming {
 		struct namerev nr;
 	} *cuts;
 	size_t ncuts;
-	int err;                    /* EXIT_CORRUPT once a walk met an unreadable commit */
+	int err;                    /* PV_ECORRUPT once a walk met an unreadable commit */
 };
 
 /* match: a --match glob (git describe --contains --match), or NULL. */
@@ -44,7 +44,7 @@ bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out);
 
 /*
  * Append git's name for commit, asked alone; false if git has none, or if
- * a lazy walk met an unreadable commit (n->err set, message printed).
+ * a lazy walk met an unreadable commit (n->err set, message recorded).
  */
 bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out);
 

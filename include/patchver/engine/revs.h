@@ -22,8 +22,8 @@ struct rev {
 };
 
 /*
- * Resolve spec.  Returns 0 or an EXIT_* code after printing a one-line
- * error naming the input.
+ * Resolve spec.  Returns 0, or PV_ENOTFOUND, PV_EAMBIGUOUS, PV_ENOTCOMMIT
+ * or PV_ECORRUPT with a one-line message naming the input (error.h).
  */
 int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 		const char *spec);

@@ -12,7 +12,7 @@
  * order, with its short name, not peeled.  tags_peel: each peeled to its
  * commit, and the history below it loaded into dag (a lazy DAG: the
  * commit alone).
- * Read and peel return 0 or an EXIT_* code (message printed).
+ * Read and peel return 0, or PV_ENOREPO / PV_ECORRUPT (message recorded).
  */
 int tags_read(struct tag_table *t, git_repository *repo);
 int tags_peel(struct tag_table *t, struct dag *dag);

@@ -15,7 +15,7 @@
  * one).  A backport changes what its upstream commit changes, and a revert
  * what it reverts, so a question about a few commits needs only their
  * files: a triage reads some dozens of messages, not the 800 of the
- * kernel's 2.6.34.y and 2.6.35.y.  0, or an EXIT_* code.
+ * kernel's 2.6.34.y and 2.6.35.y.  0, or a PV_E* code.
  */
 int backport_map_build(struct backport_map *m, struct history *h, struct contain *c,
 		       const char *const *paths, size_t npaths);
@@ -24,7 +24,7 @@ int backport_map_build(struct backport_map *m, struct history *h, struct contain
  * The map for questions about commits: backport_map_build() over the files
  * they change and the paths more (an introducer that changes too many files
  * to list, or whose trees cannot be read, makes it read every stable
- * commit).  0, or an EXIT_* code.
+ * commit).  0, or a PV_E* code.
  */
 int backport_map_for(struct backport_map *m, struct history *h, struct contain *c,
 		     const uint32_t *commits, size_t ncommits,

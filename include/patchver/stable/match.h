@@ -30,7 +30,7 @@ void match_patch(struct history *h, struct contain *c, const struct patch *p,
 
 /*
  * The commits of A..B (reachable from B, not from A) as a mask over the
- * DAG.  Returns 0 or an EXIT_* code (message printed).
+ * DAG.  Returns 0, or PV_EINVALID (not A..B) or resolve's code (message recorded).
  */
 int match_range(struct history *h, const char *range, bool **mask);
 void match_free(struct match *m);

@@ -34,7 +34,7 @@ struct patch_set {
 
 /*
  * Read a mail, mbox or diff from path ("-" = stdin) and parse every message
- * in it.  Returns 0 or an EXIT_* code (message printed, naming path).
+ * in it.  Returns 0 or PV_EINPUT (message recorded, naming path).
  */
 int patch_read_file(struct patch_set *set, const char *path);
 

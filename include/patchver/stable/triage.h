@@ -136,7 +136,7 @@ struct triage {
 
 /*
  * Triage fix (a commit); mail: the mail it came from, whose Cc: tags count
- * too (NULL if none).  Returns 0 or an EXIT_* code.
+ * too (NULL if none).  Returns 0 or a PV_E* code (message recorded).
  */
 int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail, enum evidence_mode mode);
