@@ -8,6 +8,7 @@
 #include "patchver/cli/quick_report.h"
 #include "patchver/cli/render.h"
 #include "patchver/engine/upstream.h"
+#include "patchver/engine/objstore.h"
 
 /* One rev's answer from the index, as report.c computes it: false when declined. */
 static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
@@ -45,7 +46,7 @@ static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
 		return true;
 	if (!(msg = quick_message(q, a->rev.commit)))
 		return false;
-	a->subject = subject_of(msg);
+	a->subject = objstore_subject(msg);
 	{
 		size_t ntags;
 		uint32_t *tags = quick_containing(q, a->rev.commit, &ntags);

@@ -7,6 +7,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/cli/render.h"
+#include "patchver/engine/oid.h"
 
 bool report_wants_contain(enum report_mode m)
 {
@@ -152,10 +153,10 @@ static void print_backports(struct reporter *r, const struct answer *a)
 	for (size_t i = 0; i < a->nbackports; i++) {
 		const struct answer_backport *b = &a->backports[i];
 		backport_series(r, b, series, sizeof(series));
-		hex_tostr(hex, sizeof(hex), b->commit.id);
+		oid_to_hex(hex, sizeof(hex), b->commit.id);
 		printf("%s %s.y: backport %s in %s", i ? ";" : "", series, hex, tag_text(r, b->tag));
 		if (b->reverted) {
-			hex_tostr(hex, sizeof(hex), b->revert.id);
+			oid_to_hex(hex, sizeof(hex), b->revert.id);
 			printf(" (reverted in %s by %s)", tag_text(r, b->revert_tag), hex);
 		}
 	}
@@ -168,7 +169,7 @@ static void print_text(struct reporter *r, const struct answer *a)
 	struct sbuf stable = SBUF_INIT;
 	enum report_mode m = r->opts->mode;
 
-	hex_tostr(hex, sizeof(hex), a->rev.oid.id);
+	oid_to_hex(hex, sizeof(hex), a->rev.oid.id);
 	printf("%s %s\n", hex, a->subject ? a->subject : "");
 	if (m == REPORT_TAGS) {
 		if (!a->nreleases)
@@ -235,9 +236,9 @@ static void json_backports(struct reporter *r, struct json *j, const struct answ
 		json_obj_begin(j);
 		backport_series(r, b, series, sizeof(series));
 		json_kstr(j, "series", series);
-		json_kstr(j, "commit", hex_tostr(hex, sizeof(hex), b->commit.id));
+		json_kstr(j, "commit", oid_to_hex(hex, sizeof(hex), b->commit.id));
 		json_kstr(j, "release", tag_name(r, b->tag));
-		json_kstr(j, "reverted_by", b->reverted ? hex_tostr(hex, sizeof(hex), b->revert.id) : NULL);
+		json_kstr(j, "reverted_by", b->reverted ? oid_to_hex(hex, sizeof(hex), b->revert.id) : NULL);
 		json_kstr(j, "reverted_in", b->reverted ? tag_name(r, b->revert_tag) : NULL);
 		json_obj_end(j);
 	}
@@ -268,7 +269,7 @@ static void print_json(struct reporter *r, struct json *j, const struct answer *
 		json_obj_end(j);
 		return;
 	}
-	hex_tostr(hex, sizeof(hex), a->rev.oid.id);
+	oid_to_hex(hex, sizeof(hex), a->rev.oid.id);
 	json_kstr(j, "commit", hex);
 	if (a->subject)
 		json_kstr(j, "subject", a->subject);
@@ -299,7 +300,7 @@ static void print_json(struct reporter *r, struct json *j, const struct answer *
 			json_obj_begin(j);
 			json_kstr(j, "ref", a->upstream_hex);
 			if (a->upstream != PV_NONE) {
-				hex_tostr(hex, sizeof(hex), a->upstream_oid.id);
+				oid_to_hex(hex, sizeof(hex), a->upstream_oid.id);
 				json_kstr(j, "commit", hex);
 				json_kstr(j, "first_release", tag_name(r, a->upstream_first));
 			} else {
@@ -326,7 +327,7 @@ bool answer_emit(struct reporter *r, struct json *j, const struct answer *a)
 	if (m == REPORT_DESCRIBE) {
 		if (!a->has_describe) {
 			char hex[GIT_OID_HEXSZ + 1];
-			hex_tostr(hex, sizeof(hex), a->rev.oid.id);
+			oid_to_hex(hex, sizeof(hex), a->rev.oid.id);
 			fflush(stdout);
 			r->ret = error(EXIT_CANNOT_DESCRIBE, "cannot describe '%s'", hex);
 			return false;

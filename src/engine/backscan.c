@@ -8,6 +8,7 @@
 #include "patchver/base/util.h"
 #include "patchver/engine/backscan.h"
 #include "patchver/engine/upstream.h"
+#include "patchver/engine/objstore.h"
 
 #define MAX_REFS 8          /* upstream ids one message may name */
 
@@ -122,7 +123,7 @@ static void read_commit(struct builder *b, struct stable_commit *s, char *msg)
 	s->reverts = PV_NONE;
 	if (!msg)
 		return;
-	s->subject = subject_of(msg);
+	s->subject = objstore_subject(msg);
 	n = upstream_refs(msg, refs, MAX_REFS);
 	for (size_t k = 0; k < n && k < MAX_REFS; k++) {
 		uint32_t up = resolve(b, refs[k], &problem);

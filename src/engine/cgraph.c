@@ -11,6 +11,7 @@
 
 #include "patchver/engine/cgraph.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/oid.h"
 
 #define CDAT_WIDTH (GIT_OID_RAWSZ + 16)
 #define NO_PARENT 0x70000000u
@@ -181,7 +182,7 @@ void cgraph_close(struct cgraph *g)
 /* Position of oid in f, or PV_NONE. */
 static uint32_t file_find(const struct cgraph_file *f, const git_oid *oid)
 {
-	return id_table_find(f->fanout, f->oids, f->nr, oid->id);
+	return oid_table_find(f->fanout, f->oids, f->nr, oid->id);
 }
 
 bool cgraph_contains(const struct cgraph *g, const git_oid *oid)

@@ -17,6 +17,7 @@
 #include "patchver/engine/tagread.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/objstore.h"
 
 static void tune_libgit2(const struct history_opts *opts)
 {
@@ -364,7 +365,7 @@ char *history_subject(const struct history *h, uint32_t commit)
 
 	if (!msg)
 		return xstrdup("");
-	subject = subject_of(msg);
+	subject = objstore_subject(msg);
 	free(msg);
 	return subject;
 }

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "patchver/engine/objstore.h"
+#include "patchver/engine/oid.h"
 
 #define OID_LEN 20
 #define OBJ_OFS_DELTA 6
@@ -315,7 +316,7 @@ static uint64_t find_in_pack(struct pack *p, const unsigned char *oid)
 	if (!found)
 		return 0;
 	if (found < 0) {
-		if ((i = id_table_find(p->idx + 8, p->oids, p->nr, oid)) == PV_NONE)
+		if ((i = oid_table_find(p->idx + 8, p->oids, p->nr, oid)) == PV_NONE)
 			return 0;
 		off = get_be32(p->offsets + (size_t)i * 4);
 	}
@@ -424,7 +425,7 @@ static int read_loose(struct objstore *s, const unsigned char *oid, size_t max, 
 	const unsigned char *file = NULL;
 	int type = -1, zret;
 
-	hex_tostr(hex, sizeof(hex), oid);
+	oid_to_hex(hex, sizeof(hex), oid);
 	for (size_t i = 0; !file && i < s->ndirs; i++) {
 		path = xstrfmt("%s/%.2s/%s", s->dirs[i], hex, hex + 2);
 		file = map_file(path, &fsize, NULL);
@@ -713,7 +714,7 @@ static bool has_prefix(const unsigned char *id, const char *hex, size_t len)
 {
 	char buf[2 * OID_LEN + 1];
 
-	return !memcmp(hex_tostr(buf, len + 1, id), hex, len);
+	return !memcmp(oid_to_hex(buf, len + 1, id), hex, len);
 }
 
 static void add_found(const unsigned char *id, unsigned char (*found)[OID_LEN], size_t max,
@@ -738,7 +739,7 @@ size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
 		return 0;
 	memset(padded, '0', sizeof(padded));
 	memcpy(padded, hex, len);
-	if (hex_to_id(padded, sizeof(padded), least) < 0)
+	if (oid_from_hex(padded, sizeof(padded), least) < 0)
 		return 0;
 	for (size_t i = 0; i < s->npacks && n <= max; i++) {
 		const struct pack *p = &s->packs[i];
@@ -772,7 +773,7 @@ size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
 			if (strlen(e->d_name) != 2 * OID_LEN - 2)
 				continue;
 			snprintf(full, sizeof(full), "%.2s%.38s", hex, e->d_name);
-			if (!strncmp(full, hex, len) && hex_to_id(full, 2 * OID_LEN, id) == 0)
+			if (!strncmp(full, hex, len) && oid_from_hex(full, 2 * OID_LEN, id) == 0)
 				add_found(id, found, max, &n);
 		}
 		if (d)
@@ -802,4 +803,26 @@ int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, stru
 	if (p)
 		return read_packed(s, p, off, max, out);
 	return read_loose(s, oid, max, out);
+}
+
+char *objstore_subject(const char *msg)
+{
+	const char *p = msg, *q;
+	struct sbuf sb = SBUF_INIT;
+
+	/* git's subject: the first paragraph, lines joined by spaces */
+	while (*p == '\n')
+		p++;
+	while (*p && *p != '\n') {
+		q = strchr(p, '\n');
+		if (!q)
+			q = p + strlen(p);
+		if (sb.len)
+			sbuf_adds(&sb, " ");
+		sbuf_add(&sb, p, (size_t)(q - p));
+		p = *q ? q + 1 : q;
+	}
+	if (!sb.buf)
+		return xstrdup("");
+	return sb.buf;
 }

@@ -14,6 +14,8 @@
 #include "patchver/engine/refread.h"
 #include "patchver/engine/relindex.h"
 #include "patchver/engine/tags.h"
+#include "patchver/engine/revsyntax.h"
+#include "patchver/engine/oid.h"
 
 /* What makes git look for the repository or its objects elsewhere. */
 static const char *const repo_vars[] = {
@@ -517,7 +519,7 @@ int quick_lookup(struct quick *q, const char *rev, bool outside_ok, uint32_t *co
 	q->tag_object = -1;
 	/* steps walk the index's parents: a commit outside it has none there */
 	outside_ok = outside_ok && !at;
-	if (hex_to_id(base, len, oid) == 0)
+	if (oid_from_hex(base, len, oid) == 0)
 		ret = outside_ok ? lookup_outside(q, oid, &c) : lookup(q, oid, &c);
 	else if (len >= 4 && len < GIT_OID_HEXSZ && lower_hex(base, len))
 		ret = abbreviated(q, base, len, outside_ok, &c);

@@ -12,6 +12,7 @@
 
 #include "patchver/base/util.h"
 #include "patchver/engine/refread.h"
+#include "patchver/engine/oid.h"
 
 static int decline(struct refread *r, const char *why)
 {
@@ -181,7 +182,7 @@ static int parse_packed(struct refread *r, char *text, size_t size)
 		len = (size_t)(eol - line);
 		if (len && (line[0] == '#' || line[0] == '^'))
 			continue;
-		if (len < 42 || line[40] != ' ' || hex_to_id(line, 40, oid) < 0 ||
+		if (len < 42 || line[40] != ' ' || oid_from_hex(line, 40, oid) < 0 ||
 		    !plain_name(name, len - 41))
 			return decline(r, "an unusual packed-refs line");
 		if (r->packed.nr && strcmp(r->packed.v[r->packed.nr - 1].name, name) >= 0)
@@ -300,7 +301,7 @@ static int read_loose(struct refread *r, const char *path, unsigned char *oid)
 
 	if (f)
 		fclose(f);
-	if (n < 40 || (n > 40 && buf[40] != '\n') || hex_to_id(buf, 40, oid) < 0)
+	if (n < 40 || (n > 40 && buf[40] != '\n') || oid_from_hex(buf, 40, oid) < 0)
 		return decline(r, "a symbolic or unusual loose ref");
 	return 0;
 }

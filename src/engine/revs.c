@@ -12,6 +12,7 @@
 #include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/revsyntax.h"
 
 struct prefix_scan {
 	const char *prefix;

@@ -68,27 +68,6 @@ const char *sbuf_str(struct sbuf *sb);
 /* qsort and bsearch order of uint32_t values. */
 int cmp_u32(const void *a, const void *b);
 
-/* git's subject of a commit message: its first paragraph on one line (caller frees). */
-char *subject_of(const char *message);
-
-/*
- * A 20-byte object id in hex, cut to size - 1 digits as git_oid_tostr
- * cuts it; returns out.  For modules that must not need libgit2.
- */
-char *hex_tostr(char *out, size_t size, const unsigned char *id);
-
-/*
- * Where a rev's trailing "~N" and "^N" steps start ("v2.6.34~3^2": 7) when
- * it is a base without other rev syntax followed by such steps; else 0.
- */
-size_t rev_steps_at(const char *spec);
-
-/* The step at *p: '~' or '^', its count in *n (1 when none); *p moves past it. */
-char rev_step(const char **p, unsigned long *n);
-
-/* A 20-byte id from exactly 40 hex digits (either case): 0, or -1. */
-int hex_to_id(const char *hex, size_t len, unsigned char *id);
-
 /* Is path a directory, a regular file (following links, as git's stat does)? */
 bool path_is_dir(const char *path);
 bool path_is_file(const char *path);
@@ -110,15 +89,5 @@ static inline uint64_t get_be64(const unsigned char *p)
 	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
 }
 
-/*
- * git's sorted tables of 20-byte ids (a pack index, a commit-graph): a
- * 256-entry fanout of big-endian counts, then nr ids in order.  The
- * position of id, or PV_NONE.  Ids are uniform, so a guess from the
- * id's next bytes lands within a few dozen entries: a gallop from there
- * touches a page or two of the table where a bisection touches six.
- */
-#define ID_TABLE_LEN 20
-uint32_t id_table_find(const unsigned char *fanout, const unsigned char *ids, uint32_t nr,
-		       const unsigned char *id);
 
 #endif

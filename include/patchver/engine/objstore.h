@@ -63,4 +63,7 @@ size_t objstore_prefix(struct objstore *s, const char *hex, size_t len,
  */
 void objstore_set_reads(struct objstore *s, uint32_t lookups);
 
+/* git's subject of a commit message: its first paragraph on one line (caller frees). */
+char *objstore_subject(const char *message);
+
 #endif

@@ -1,0 +1,20 @@
+#ifndef PATCHVER_REVSYNTAX_H
+#define PATCHVER_REVSYNTAX_H
+
+#include <stddef.h>
+
+/*
+ * The rev syntax patchver walks on its own DAG, without libgit2 (revs.c,
+ * and the quick path): a base followed by "~N" and "^N" steps.
+ */
+
+/*
+ * Where a rev's trailing "~N" and "^N" steps start ("v2.6.34~3^2": 7) when
+ * it is a base without other rev syntax followed by such steps; else 0.
+ */
+size_t rev_steps_at(const char *spec);
+
+/* The step at *p: '~' or '^', its count in *n (1 when none); *p moves past it. */
+char rev_step(const char **p, unsigned long *n);
+
+#endif
