@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <git2/sys/odb_backend.h>
 
+#include "patchver/base/notice.h"
 #include "patchver/stable/apply.h"
 #include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
@@ -76,7 +77,7 @@ static int extract(const char *cache, const char *tarball, const char *dir, cons
 
 	run(rm, NULL, NULL, EXIT_BUILD, "cleaning up");
 	cachedir_mkdirs(tmp);
-	fprintf(stderr, "patchver: extracting %s into %s (once)\n", tarball, dir);
+	pv_notice(PV_NOTICE_NOTE, "extracting %s into %s (once)", tarball, dir);
 	ret = run(argv, NULL, log, EXIT_BUILD, "extracting the kernel tarball");
 	if (!ret && rename(tmp, dir) < 0)
 		ret = error(EXIT_BUILD, "cannot move %s into place: %s", tmp, strerror(errno));
@@ -159,7 +160,7 @@ static int import(const char *gitdir, const char *dir, const char *label)
 	sprintf(tmp, "%s.tmp", gitdir);
 	rm[2] = tmp;
 	run(rm, NULL, NULL, EXIT_BUILD, "cleaning up");
-	fprintf(stderr, "patchver: importing %s into %s (once)\n", dir, gitdir);
+	pv_notice(PV_NOTICE_NOTE, "importing %s into %s (once)", dir, gitdir);
 	objects = path_join(tmp, "objects");
 	if (git_repository_init(&repo, tmp, 1) < 0 || git_repository_odb(&odb, repo) < 0 ||
 	    git_odb_backend_loose(&loose, objects, 1, 0, 0, 0) < 0 ||
@@ -531,7 +532,7 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 		char *mrg[] = { merge, "-m", "-O", k->obj, config, (char *)fragment, NULL };
 		char *old[] = { "make", "-C", k->work, o.buf, "olddefconfig", NULL };
 
-		fprintf(stderr, "patchver: configuring %s (tinyconfig + %s)\n", k->id, fragment);
+		pv_notice(PV_NOTICE_NOTE, "configuring %s (tinyconfig + %s)", k->id, fragment);
 		if ((ret = run(tiny, NULL, log, EXIT_BUILD, "make tinyconfig")) ||
 		    (ret = run(mrg, k->obj, log, EXIT_BUILD, "merging the config fragment")) ||
 		    (ret = run(old, NULL, log, EXIT_BUILD, "make olddefconfig")))
@@ -540,8 +541,8 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 		char *none[] = { "make", "-C", k->work, o.buf, all.buf, "allnoconfig", NULL };
 
 		if (!same)
-			fprintf(stderr, "patchver: configuring %s (allnoconfig + %s, for each "
-				"state)\n", k->id, fragment);
+			pv_notice(PV_NOTICE_NOTE, "configuring %s (allnoconfig + %s, for each "
+				  "state)", k->id, fragment);
 		if ((ret = run(none, NULL, log, EXIT_BUILD, "make allnoconfig")))
 			goto out;
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "patchver/base/notice.h"
 #include "patchver/base/error.h"
 #include "patchver/lab/digest.h"
 #include "patchver/lab/initramfs.h"
@@ -23,15 +24,15 @@
 
 void lab_progress(const struct lab *l, const char *f, ...)
 {
+	char message[1024];
 	va_list ap;
 
 	if (l->o->quiet)
 		return;
 	va_start(ap, f);
-	fputs("patchver: ", stderr);
-	vfprintf(stderr, f, ap);
-	fputc('\n', stderr);
+	vsnprintf(message, sizeof(message), f, ap);
 	va_end(ap);
+	pv_notice(PV_NOTICE_NOTE, "%s", message);
 }
 
 int kpatch_from_file(struct kpatch *p, const char *path)
@@ -193,7 +194,7 @@ static int lock_cache(struct lab *l)
 		return error(EXIT_NO_TOOL, "cannot create the cache lock in %s: %s", l->cache,
 			     strerror(errno));
 	if (flock(l->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		fprintf(stderr, "patchver: waiting for another patchver run using %s\n", l->cache);
+		pv_notice(PV_NOTICE_NOTE, "waiting for another patchver run using %s", l->cache);
 		if (flock(l->lock_fd, LOCK_EX) < 0)
 			return error(EXIT_INTERRUPTED, "interrupted while waiting for the cache lock");
 	}
@@ -346,8 +347,8 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 			     c->state);
 	/* a warning, not progress: said with --json too */
 	for (char **u = c->unstuck; u && *u; u++)
-		fprintf(stderr, "patchver: warning: %s: %s did not stick in %s (unknown in that "
-			"kernel, or a dependency is not met)\n", c->name, *u, c->state);
+		pv_notice(PV_NOTICE_WARNING, "%s: %s did not stick in %s (unknown in that "
+			  "kernel, or a dependency is not met)", c->name, *u, c->state);
 	return 0;
 }
 
@@ -413,7 +414,8 @@ static void show_tail(const struct lab *l, const char *log)
 	}
 	fclose(f);
 	for (size_t k = n > 6 ? n - 6 : 0; k < n; k++)
-		fprintf(stderr, "  | %s", lines[k % 6]);
+		pv_notice(PV_NOTICE_PROGRESS, "  | %.*s", (int)strcspn(lines[k % 6], "\n"),
+			  lines[k % 6]);
 	for (size_t k = 0; k < 6; k++)
 		free(lines[k]);
 }

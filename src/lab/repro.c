@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "patchver/base/notice.h"
 #include "patchver/base/error.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
@@ -106,7 +107,7 @@ static void print_file(const char *path)
 	char line[1024];
 
 	while (f && fgets(line, sizeof(line), f))
-		fprintf(stderr, "  | %s", line);
+		pv_notice(PV_NOTICE_PROGRESS, "  | %.*s", (int)strcspn(line, "\n"), line);
 	if (f)
 		fclose(f);
 }
