@@ -12,6 +12,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/gitstart.h"
@@ -54,19 +55,12 @@ static void check_commit(struct history *h, struct contain *c, uint32_t commit)
 
 static int run(const char *repo, bool lazy, uint32_t step)
 {
-	struct history_opts opts = { 0 };
 	struct history h;
 	struct contain c;
 	uint32_t checked = 0;
 
-	opts.path = repo;
-	opts.release_glob = "v[0-9]*";
-	opts.index = HISTORY_INDEX_OFF;
-	opts.lazy_ok = lazy;
-	if (history_open(&h, &opts) != 0) {
-		fprintf(stderr, "cannot open %s: %s\n", repo, pv_error_last()->message);
+	if (fixture_open(&h, repo, lazy) < 0)
 		return -1;
-	}
 	contain_init(&c, &h);
 	if (lazy) {
 		/* a lazy history holds what was asked: ask by the tags' ids */
@@ -90,15 +84,5 @@ static int run(const char *repo, bool lazy, uint32_t step)
 
 int main(int argc, char **argv)
 {
-	uint32_t step = argc > 2 ? (uint32_t)atoi(argv[2]) : 1;
-
-	if (argc < 2 || !step) {
-		fprintf(stderr, "usage: test_contain REPO [STEP]\n");
-		return 2;
-	}
-	gitstart_init();
-	if (run(argv[1], false, step) < 0 || run(argv[1], true, step) < 0)
-		return 2;
-	gitstart_shutdown();
-	return check_done();
+	return fixture_main(argc, argv, "test_contain REPO [STEP]", run);
 }

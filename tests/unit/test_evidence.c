@@ -14,6 +14,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/gitstart.h"
 #include "patchver/engine/history.h"
@@ -64,7 +65,6 @@ static const struct evidence *only(const struct evidence_list *l, enum evidence_
 
 int main(int argc, char **argv)
 {
-	struct history_opts opts = { 0 };
 	char fix_hex[GIT_OID_HEXSZ + 1], sw_hex[GIT_OID_HEXSZ + 1], re_hex[GIT_OID_HEXSZ + 1];
 	char msg[1024];
 	struct evidence_list l;
@@ -76,13 +76,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gitstart_init();
-	opts.path = argv[1];
-	opts.release_glob = "v[0-9]*";
-	opts.index = HISTORY_INDEX_OFF;
-	if (history_open(&h, &opts) != 0) {
-		fprintf(stderr, "cannot open %s: %s\n", argv[1], pv_error_last()->message);
+	if (fixture_open(&h, argv[1], false) < 0)
 		return 2;
-	}
 	fix = by_subject("vfs: Fix O_NOFOLLOW behavior", fix_hex);
 	sw = by_subject("Switch !O_CREAT case to use of do_last()", sw_hex);
 	re = by_subject("Restore LOOKUP_DIRECTORY hint handling", re_hex);

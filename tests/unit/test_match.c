@@ -13,6 +13,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/gitstart.h"
@@ -90,7 +91,6 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct history_opts opts = { 0 };
 	struct patch_set seed = { 0 };
 	struct history h;
 	struct contain c;
@@ -102,12 +102,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gitstart_init();
-	opts.path = argv[1];
-	opts.release_glob = "v[0-9]*";
-	opts.index = HISTORY_INDEX_OFF;
-	if (history_open(&h, &opts) != 0 || patch_read_file(&seed, argv[2]) != 0 || seed.nr != 1) {
-		fprintf(stderr, "cannot open %s or %s: %s\n", argv[1], argv[2],
-			pv_error_last()->message);
+	if (fixture_open(&h, argv[1], false) < 0)
+		return 2;
+	if (patch_read_file(&seed, argv[2]) != 0 || seed.nr != 1) {
+		fprintf(stderr, "cannot read %s: %s\n", argv[2], pv_error_last()->message);
 		return 2;
 	}
 	history_load_branches(&h);

@@ -13,6 +13,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/gitstart.h"
 #include "patchver/engine/history.h"
@@ -48,21 +49,14 @@ static char **git_names(const char *repo, char **ids, size_t n)
 
 static int run(const char *repo, bool lazy, uint32_t step)
 {
-	struct history_opts opts = { 0 };
 	struct history h;
 	struct naming nm;
 	char **ids, **want;
 	uint32_t *commits;
 	size_t n = 0;
 
-	opts.path = repo;
-	opts.release_glob = "v[0-9]*";
-	opts.index = HISTORY_INDEX_OFF;
-	opts.lazy_ok = lazy;
-	if (history_open(&h, &opts) != 0) {
-		fprintf(stderr, "cannot open %s: %s\n", repo, pv_error_last()->message);
+	if (fixture_open(&h, repo, lazy) < 0)
 		return -1;
-	}
 	ids = calloc((size_t)h.dag.nr + 1, sizeof(*ids));
 	commits = calloc((size_t)h.dag.nr + 1, sizeof(*commits));
 	for (uint32_t i = 0; i < h.dag.nr; i += lazy ? 1 : step) {
@@ -114,15 +108,5 @@ static int run(const char *repo, bool lazy, uint32_t step)
 
 int main(int argc, char **argv)
 {
-	uint32_t step = argc > 2 ? (uint32_t)atoi(argv[2]) : 1;
-
-	if (argc < 2 || !step) {
-		fprintf(stderr, "usage: test_naming REPO [STEP]\n");
-		return 2;
-	}
-	gitstart_init();
-	if (run(argv[1], false, step) < 0 || run(argv[1], true, step) < 0)
-		return 2;
-	gitstart_shutdown();
-	return check_done();
+	return fixture_main(argc, argv, "test_naming REPO [STEP]", run);
 }

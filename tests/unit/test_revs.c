@@ -12,6 +12,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/gitstart.h"
 #include "patchver/engine/history.h"
@@ -59,7 +60,6 @@ static void check_fails(struct history *h, const char *spec, int code, const cha
 
 int main(int argc, char **argv)
 {
-	struct history_opts opts = { 0 };
 	struct history h;
 	char spec[128], hex[GIT_OID_HEXSZ + 1];
 	size_t ntags = 0;
@@ -69,13 +69,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gitstart_init();
-	opts.path = argv[1];
-	opts.release_glob = "v[0-9]*";
-	opts.index = HISTORY_INDEX_OFF;
-	if (history_open(&h, &opts) != 0) {
-		fprintf(stderr, "cannot open %s: %s\n", argv[1], pv_error_last()->message);
+	if (fixture_open(&h, argv[1], false) < 0)
 		return 2;
-	}
 	/* every tag that peels to a commit, and steps from it, by name and by id */
 	for (size_t i = 0; i < h.tags.nr; i++) {
 		const struct tag *t = &h.tags.v[i];
