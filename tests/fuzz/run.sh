@@ -7,9 +7,9 @@ seconds=${1:-60}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "${2:-$top/build-fuzz}/fuzz"
 out=$(cd "${2:-$top/build-fuzz}/fuzz" && pwd)
-cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include"
+cflags="-g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include"
 libs="$(pkg-config --libs libgit2 libcrypto zlib)"
-common="$top/src/base/util.c $top/src/base/error.c"
+common="$top/src/base/util.c $top/src/base/error.c $top/src/engine/oid.c"
 build() {   # name sources...
 	name=$1
 	shift
