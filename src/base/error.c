@@ -7,16 +7,32 @@
 
 #include "patchver/base/error.h"
 
+/* "patchver: <prefix><message>" on stderr, one line. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "patchver: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int error(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("patchver: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
+}
+
+void pv_bug(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("internal error: ", fmt, ap);
+	va_end(ap);
+	abort();
 }
 
 static _Thread_local struct pv_error last_error;
@@ -36,22 +52,4 @@ int pv_error_set(int code, const char *fmt, ...)
 const struct pv_error *pv_error_last(void)
 {
 	return &last_error;
-}
-
-void pv_bug(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("patchver: internal error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-void pv_error_clear(void)
-{
-	last_error.code = PV_OK;
-	last_error.message[0] = '\0';
 }

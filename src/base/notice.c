@@ -18,19 +18,25 @@ pv_notice_fn *pv_notice_handler(pv_notice_fn *fn, void *data)
 	return old;
 }
 
-void pv_notice(enum pv_notice_kind kind, const char *fmt, ...)
+void pv_vnotice(enum pv_notice_kind kind, const char *fmt, va_list ap)
 {
 	struct pv_notice n = { kind, NULL, NULL, NULL, 0, 0 };
 	char message[1024];
-	va_list ap;
 
 	if (!handler)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
 	n.message = message;
 	handler(&n, handler_data);
+}
+
+void pv_notice(enum pv_notice_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pv_vnotice(kind, fmt, ap);
+	va_end(ap);
 }
 
 void pv_progress(const char *what, const char *unit, size_t done, size_t total)

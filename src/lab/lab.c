@@ -24,15 +24,13 @@
 
 void lab_progress(const struct lab *l, const char *f, ...)
 {
-	char message[1024];
 	va_list ap;
 
 	if (l->o->quiet)
 		return;
 	va_start(ap, f);
-	vsnprintf(message, sizeof(message), f, ap);
+	pv_vnotice(PV_NOTICE_NOTE, f, ap);
 	va_end(ap);
-	pv_notice(PV_NOTICE_NOTE, "%s", message);
 }
 
 int kpatch_from_file(struct kpatch *p, const char *path)

@@ -30,7 +30,7 @@ enum {
  * Errors below cli/ follow libgit2's model: a function returns a negative
  * PV_E* code and records its one-line message with pv_error_set(); it
  * prints nothing and chooses no exit code.  cli/ reads pv_error_last(),
- * says the message and maps the code to an exit code (cli/failure.h).
+ * says the message and maps the code to an exit code (cli/diag.h).
  * Each code is a kind of failure a caller may act on, so a new one needs
  * a reason beyond its wording.
  */
@@ -66,8 +66,6 @@ int pv_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2
 
 /* This thread's last recorded error; code PV_OK when there is none. */
 const struct pv_error *pv_error_last(void);
-
-void pv_error_clear(void);
 
 /* A broken invariant of patchver's own, never a user's input: say it and abort. */
 void pv_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

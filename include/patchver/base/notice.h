@@ -1,6 +1,7 @@
 #ifndef PATCHVER_NOTICE_H
 #define PATCHVER_NOTICE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /*
@@ -32,6 +33,8 @@ pv_notice_fn *pv_notice_handler(pv_notice_fn *fn, void *data);
 
 void pv_notice(enum pv_notice_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void pv_vnotice(enum pv_notice_kind kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* done of total steps (unit) of the work what: a PV_NOTICE_COUNT. */
 void pv_progress(const char *what, const char *unit, size_t done, size_t total);
