@@ -120,8 +120,10 @@ static bool index_has_tag(const void *ix, const char *refname)
 	return relindex_find_tag(ix, refname) >= 0;
 }
 
-/* dag_find on the index, each slot and id checked before it is trusted. */
-/* The index's commit with id oid: 1 found (*out), 0 absent, -1 declined (damaged). */
+/*
+ * dag_find on the index, each slot and id checked before it is trusted:
+ * 1 found (*out), 0 absent, -1 declined (damaged).
+ */
 static int find(struct quick *q, const unsigned char *oid, uint32_t *out)
 {
 	struct relindex *ix = &q->ix;
@@ -147,29 +149,24 @@ static int find(struct quick *q, const unsigned char *oid, uint32_t *out)
 	return 0;
 }
 
-/* The index's commit with id oid: 0, or -1 declined. */
-static int lookup(struct quick *q, const unsigned char *oid, uint32_t *out)
-{
-	int found = find(q, oid, out);
-
-	return found > 0 ? 0 : found < 0 ? -1 : decline(q, "a rev the index does not hold");
-}
-
 static struct objstore *store_of(struct quick *q);
 
 /*
- * As lookup(), and a commit the index does not hold is QUICK_OUTSIDE when
- * the object files have it: the index holds every commit a tag reaches,
- * so no tag reaches this one (quick_open made sure the tags are the
- * index's, and that the history is not replaced, grafted or shallow).
+ * The commit with id oid: the index's, or with outside_ok QUICK_OUTSIDE
+ * when the index lacks it and the object files have it -- the index holds
+ * every commit a tag reaches, so no tag reaches this one (quick_open made
+ * sure the tags are the index's, and that the history is not replaced,
+ * grafted or shallow).  0, or -1 declined.
  */
-static int lookup_outside(struct quick *q, const unsigned char *oid, uint32_t *out)
+static int lookup(struct quick *q, const unsigned char *oid, bool outside_ok, uint32_t *out)
 {
 	struct sbuf head = SBUF_INIT;
 	int found = find(q, oid, out), type;
 
 	if (found)
 		return found > 0 ? 0 : -1;
+	if (!outside_ok)
+		return decline(q, "a rev the index does not hold");
 	if (!store_of(q))
 		return -1;
 	type = objstore_read(q->store, oid, 64, &head);
@@ -295,14 +292,14 @@ const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n)
 	const struct backport *b;
 	bool damaged;
 
-	/* the records the lookup reads, each checked: not the whole section */
-	relindex_backports(&q->ix, &m);
 	if (c == QUICK_OUTSIDE) {
 		/* the map is by the index's commits: none names one outside it */
 		static const struct backport none[1];
 		*n = 0;
 		return none;
 	}
+	/* the records the lookup reads, each checked: not the whole section */
+	relindex_backports(&q->ix, &m);
 	b = backport_map_of_checked(&m, c, n, record_intact, &q->ix, &damaged);
 	if (damaged)
 		return decline(q, "a damaged index"), NULL;
@@ -457,7 +454,7 @@ static int abbreviated(struct quick *q, const char *hex, size_t len, bool outsid
 		return -1;
 	if (objstore_prefix(q->store, hex, len, found, 1) != 1)
 		return decline(q, "a short id that is ambiguous or unknown");
-	return outside_ok ? lookup_outside(q, found[0], c) : lookup(q, found[0], c);
+	return lookup(q, found[0], outside_ok, c);
 }
 
 /* A tag name, as git's ref rules find it: its commit. */
@@ -520,7 +517,7 @@ int quick_lookup(struct quick *q, const char *rev, bool outside_ok, uint32_t *co
 	/* steps walk the index's parents: a commit outside it has none there */
 	outside_ok = outside_ok && !at;
 	if (oid_from_hex(base, len, oid) == 0)
-		ret = outside_ok ? lookup_outside(q, oid, &c) : lookup(q, oid, &c);
+		ret = lookup(q, oid, outside_ok, &c);
 	else if (len >= 4 && len < GIT_OID_HEXSZ && lower_hex(base, len))
 		ret = abbreviated(q, base, len, outside_ok, &c);
 	else
