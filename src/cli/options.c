@@ -8,6 +8,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/cli/options.h"
+#include "patchver/engine/revsyntax.h"
 
 struct options opt;
 
@@ -51,9 +52,7 @@ static int parse_evidence(void)
 /* A..B with both ends: the shape a range must have before any history is read. */
 static int check_range(const char *option, const char *range)
 {
-	const char *dots = range ? strstr(range, "..") : NULL;
-
-	if (!range || (dots && dots != range && dots[2] && dots[2] != '.'))
+	if (!range || rev_range_to(range))
 		return 0;
 	return error(EXIT_USAGE, "%s wants A..B, not '%s'", option, range);
 }

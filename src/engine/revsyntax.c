@@ -30,3 +30,12 @@ char rev_step(const char **p, unsigned long *n)
 		*p = end;
 	return kind;
 }
+
+const char *rev_range_to(const char *range)
+{
+	const char *dots = strstr(range, "..");
+
+	if (!dots || dots == range || !dots[2] || dots[2] == '.')
+		return NULL;
+	return dots + 2;
+}

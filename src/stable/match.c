@@ -10,6 +10,7 @@
 #include "patchver/engine/treepath.h"
 #include "patchver/engine/upstream.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/revsyntax.h"
 
 const char *match_kind_name(enum match_kind k)
 {
@@ -202,18 +203,18 @@ size_t match_backports(struct history *h, struct contain *c, const struct backpo
 
 int match_range(struct history *h, const char *range, bool **mask)
 {
-	const char *dots = strstr(range, "..");
+	const char *to = rev_range_to(range);
 	char *from;
 	struct rev a, b;
 	int ret;
 
 	*mask = NULL;
-	if (!dots || dots == range || !dots[2] || dots[2] == '.')
+	if (!to)
 		return pv_error_set(PV_EINVALID, "'%s' is not a range A..B", range);
-	from = xstrndup(range, (size_t)(dots - range));
+	from = xstrndup(range, (size_t)(to - 2 - range));
 	ret = rev_resolve(&a, h->repo, &h->dag, from);
 	if (!ret)
-		ret = rev_resolve(&b, h->repo, &h->dag, dots + 2);
+		ret = rev_resolve(&b, h->repo, &h->dag, to);
 	free(from);
 	if (ret)
 		return ret;

@@ -14,6 +14,12 @@
  */
 size_t rev_steps_at(const char *spec);
 
+/*
+ * A..B with both ends (not A...B): where B starts in range, else NULL.
+ * A is the range's first (B - range - 2) characters.
+ */
+const char *rev_range_to(const char *range);
+
 /* The step at *p: '~' or '^', its count in *n (1 when none); *p moves past it. */
 char rev_step(const char **p, unsigned long *n);
 
