@@ -22,6 +22,15 @@
 #include "patchver/stable/origin.h"
 #include "patchver/base/util.h"
 
+/* The input, and the groups as they grow. */
+struct grouping {
+	uint32_t fix, fix_first;
+	const struct evidence_list *ev;
+	const struct blame_result *blame;
+	struct triage_group *groups;
+	size_t ngroups;
+};
+
 struct hunk {
 	size_t *cand;           /* blame evidence owning lines of it */
 	unsigned *weight;       /* ... how many removed/beside (0: context only) */
@@ -44,10 +53,10 @@ static void cycle_of(const struct history *h, uint32_t tag, char *buf, size_t le
 		kver_series(&h->tags.v[tag].ver, buf, len);
 }
 
-static size_t blame_ev(const struct triage *t, uint32_t commit)
+static size_t blame_ev(const struct grouping *t, uint32_t commit)
 {
-	for (size_t i = 0; i < t->ev.nr; i++)
-		if (t->ev.v[i].kind == EV_BLAME && t->ev.v[i].commit == commit)
+	for (size_t i = 0; i < t->ev->nr; i++)
+		if (t->ev->v[i].kind == EV_BLAME && t->ev->v[i].commit == commit)
 			return i;
 	return SIZE_MAX;
 }
@@ -82,10 +91,10 @@ static void add_cand(struct hunk *hk, size_t ev, enum blame_kind kind)
  * first affected release right more often (54% against 49%): a regression
  * is mostly found soon, and an old commit owning one line is rarely it.
  */
-static double likelihood(const struct triage *t, const struct history *h, size_t ev,
+static double likelihood(const struct grouping *t, const struct history *h, size_t ev,
 			 unsigned lines)
 {
-	const struct evidence *e = &t->ev.v[ev];
+	const struct evidence *e = &t->ev->v[ev];
 	double age = (double)(h->dag.dates[t->fix] - h->dag.dates[e->commit]) / 86400.0;
 
 	if (age < 1.0)
@@ -94,9 +103,9 @@ static double likelihood(const struct triage *t, const struct history *h, size_t
 }
 
 /* Lines ev owns among those the whole fix removes or extends. */
-static unsigned fix_lines(const struct triage *t, size_t ev)
+static unsigned fix_lines(const struct grouping *t, size_t ev)
 {
-	return t->ev.v[ev].lines.removed + t->ev.v[ev].lines.neighbour;
+	return t->ev->v[ev].lines.removed + t->ev->v[ev].lines.neighbour;
 }
 
 /* A candidate that counts for the group's introducers and range. */
@@ -121,9 +130,9 @@ static bool cycle_before(const struct history *h, uint32_t a, uint32_t b)
  * Was ev's code in a release before the fix's own release cycle began?
  * Code the fix's cycle brought was never in a released kernel.
  */
-static bool released_before_fix(const struct triage *t, const struct history *h, size_t ev)
+static bool released_before_fix(const struct grouping *t, const struct history *h, size_t ev)
 {
-	uint32_t r = t->ev.v[ev].first_release;
+	uint32_t r = t->ev->v[ev].first_release;
 
 	return r != PV_NONE && (t->fix_first == PV_NONE || cycle_before(h, r, t->fix_first));
 }
@@ -133,7 +142,7 @@ static bool released_before_fix(const struct triage *t, const struct history *h,
  * ranked first) owning at least min_weight removed/beside lines, among
  * code released before the fix only with released; SIZE_MAX if none.
  */
-static size_t likeliest(const struct triage *t, const struct history *h,
+static size_t likeliest(const struct grouping *t, const struct history *h,
 			const struct hunk *x, bool released, unsigned min_weight)
 {
 	size_t best = SIZE_MAX;
@@ -166,7 +175,7 @@ static size_t likeliest(const struct triage *t, const struct history *h,
  * still decides: the developer can be wrong (seed 001 was sent to stable
  * for a bug of the 2.6.34 merge window).
  */
-static void prefer_released(const struct triage *t, const struct history *h, struct hunk *x)
+static void prefer_released(const struct grouping *t, const struct history *h, struct hunk *x)
 {
 	size_t pick = likeliest(t, h, x, true, x->weight[x->dominant]);
 
@@ -182,23 +191,23 @@ static void prefer_released(const struct triage *t, const struct history *h, str
  * Per hunk: who owns its removed/beside lines; which hunks a culprit owns;
  * with released_only (Cc: stable), see prefer_released().
  */
-static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
+static struct hunk *scan_hunks(const struct grouping *t, const struct history *h,
 			       const bool *culprit, bool released_only)
 {
-	struct hunk *hk = xcalloc(t->blame.nhunks + 1, sizeof(*hk));
+	struct hunk *hk = xcalloc(t->blame->nhunks + 1, sizeof(*hk));
 
-	for (size_t i = 0; i < t->blame.nlines; i++) {
-		const struct blamed_line *l = &t->blame.line[i];
+	for (size_t i = 0; i < t->blame->nlines; i++) {
+		const struct blamed_line *l = &t->blame->line[i];
 		size_t ev = l->commit == PV_NONE ? SIZE_MAX : blame_ev(t, l->commit);
 
-		for (size_t k = 0; k < t->ev.nr && l->commit != PV_NONE; k++)
-			if (culprit[k] && t->ev.v[k].commit == l->commit)
+		for (size_t k = 0; k < t->ev->nr && l->commit != PV_NONE; k++)
+			if (culprit[k] && t->ev->v[k].commit == l->commit)
 				hk[l->hunk].owned = true;
-		if (ev == SIZE_MAX || t->ev.v[ev].merge)
+		if (ev == SIZE_MAX || t->ev->v[ev].merge)
 			continue;
 		add_cand(&hk[l->hunk], ev, l->kind);
 	}
-	for (unsigned k = 0; k < t->blame.nhunks; k++) {
+	for (unsigned k = 0; k < t->blame->nhunks; k++) {
 		struct hunk *x = &hk[k];
 		x->dominant = x->rewritten = SIZE_MAX;
 		x->group = -1;
@@ -211,13 +220,13 @@ static struct hunk *scan_hunks(const struct triage *t, const struct history *h,
 		    !released_before_fix(t, h, x->cand[x->dominant]))
 			prefer_released(t, h, x);
 		if (x->dominant != SIZE_MAX)
-			cycle_of(h, t->ev.v[x->cand[x->dominant]].first_release,
+			cycle_of(h, t->ev->v[x->cand[x->dominant]].first_release,
 				 x->cycle, sizeof(x->cycle));
 	}
 	return hk;
 }
 
-static struct triage_group *new_group(struct triage *t)
+static struct triage_group *new_group(struct grouping *t)
 {
 	struct triage_group *g;
 
@@ -248,13 +257,13 @@ static void add_hunk(struct triage_group *g, struct hunk *hk, unsigned k, int gi
 }
 
 /* Widen g's range of first releases by every candidate of its hunks. */
-static void span(struct triage_group *g, const struct triage *t, const struct history *h,
+static void span(struct triage_group *g, const struct grouping *t, const struct history *h,
 		 const struct hunk *hk)
 {
 	for (size_t i = 0; i < g->nhunks; i++) {
 		const struct hunk *x = &hk[g->hunks[i]];
 		for (size_t c = 0; c < x->ncand; c++) {
-			uint32_t r = t->ev.v[x->cand[c]].first_release;
+			uint32_t r = t->ev->v[x->cand[c]].first_release;
 			if (r == PV_NONE || !counts(x, c))
 				continue;
 			if (g->oldest == PV_NONE || tags_cmp_version(&h->tags, r, g->oldest) < 0)
@@ -266,14 +275,14 @@ static void span(struct triage_group *g, const struct triage *t, const struct hi
 }
 
 /* The group's best likelihood (its introducers sorted). */
-static double group_likelihood(const struct triage_group *g, const struct triage *t,
+static double group_likelihood(const struct triage_group *g, const struct grouping *t,
 			       const struct history *h)
 {
 	return g->nintro ? likelihood(t, h, g->intro[0], fix_lines(t, g->intro[0])) : 0.0;
 }
 
 /* Introducers likeliest first (then as ranked): the likeliest leads. */
-static void sort_intro(struct triage_group *g, const struct triage *t, const struct history *h)
+static void sort_intro(struct triage_group *g, const struct grouping *t, const struct history *h)
 {
 	for (size_t i = 1; i < g->nintro; i++)
 		for (size_t j = i; j > 0; j--) {
@@ -288,12 +297,12 @@ static void sort_intro(struct triage_group *g, const struct triage *t, const str
 }
 
 /* Blame groups for the hunks not taken yet: one per release cycle. */
-static void blame_groups(struct triage *t, const struct history *h, struct hunk *hk,
+static void blame_groups(struct grouping *t, const struct history *h, struct hunk *hk,
 			 enum confidence cap)
 {
 	size_t first = t->ngroups;
 
-	for (unsigned k = 0; k < t->blame.nhunks; k++) {
+	for (unsigned k = 0; k < t->blame->nhunks; k++) {
 		struct triage_group *g = NULL;
 		int gi = -1;
 
@@ -323,7 +332,7 @@ static void blame_groups(struct triage *t, const struct history *h, struct hunk 
 				char cy[32];
 				if (!counts(x, c))
 					continue;
-				cycle_of(h, t->ev.v[x->cand[c]].first_release, cy, sizeof(cy));
+				cycle_of(h, t->ev->v[x->cand[c]].first_release, cy, sizeof(cy));
 				if (!strcmp(cy, cycle))
 					add_intro(g, x->cand[c]);
 				else
@@ -349,22 +358,22 @@ static bool usable(const struct evidence *e)
  * and named culprits; a bare "commit <sha>" mention only without them.
  * Returns the kind that decides, EV_BLAME when there is none.
  */
-static enum evidence_kind message_culprits(const struct triage *t, bool *culprit)
+static enum evidence_kind message_culprits(const struct grouping *t, bool *culprit)
 {
 	enum evidence_kind kind = EV_BLAME;
 
-	for (size_t i = 0; i < t->ev.nr; i++) {
-		const struct evidence *e = &t->ev.v[i];
+	for (size_t i = 0; i < t->ev->nr; i++) {
+		const struct evidence *e = &t->ev->v[i];
 		if ((e->kind == EV_FIXES || e->kind == EV_NAMED) && usable(e)) {
 			culprit[i] = true;
 			if (kind == EV_BLAME || e->kind == EV_FIXES)
 				kind = e->kind;
 		}
 	}
-	for (size_t i = 0; i < t->ev.nr && kind == EV_BLAME; i++)
-		if (t->ev.v[i].kind == EV_MENTION && usable(&t->ev.v[i]))
+	for (size_t i = 0; i < t->ev->nr && kind == EV_BLAME; i++)
+		if (t->ev->v[i].kind == EV_MENTION && usable(&t->ev->v[i]))
 			culprit[i] = true;
-	for (size_t i = 0; i < t->ev.nr && kind == EV_BLAME; i++)
+	for (size_t i = 0; i < t->ev->nr && kind == EV_BLAME; i++)
 		if (culprit[i])
 			kind = EV_MENTION;
 	return kind;
@@ -376,16 +385,16 @@ static enum evidence_kind message_culprits(const struct triage *t, bool *culprit
  * are part of the same repair (d83c49f3e36c adds dont_mount() calls all
  * over the VFS for its 2.6.34-rc1 regression).
  */
-static bool older_cycle(const struct triage *t, const struct history *h,
+static bool older_cycle(const struct grouping *t, const struct history *h,
 			const struct hunk *x, const struct triage_group *g)
 {
 	uint32_t dom, earliest = PV_NONE;
 
 	if (x->rewritten == SIZE_MAX)
 		return false;
-	dom = t->ev.v[x->cand[x->rewritten]].first_release;
+	dom = t->ev->v[x->cand[x->rewritten]].first_release;
 	for (size_t i = 0; i < g->nintro; i++) {
-		uint32_t r = t->ev.v[g->intro[i]].first_release;
+		uint32_t r = t->ev->v[g->intro[i]].first_release;
 		if (r != PV_NONE && (earliest == PV_NONE || tags_cmp_version(&h->tags, r, earliest) < 0))
 			earliest = r;
 	}
@@ -403,7 +412,7 @@ static int cmp_likelihood(const void *a, const void *b)
  * released before the fix, if there is one: the part of the fix that
  * explains the developer's claim (the others follow, likeliest first).
  */
-static void released_first(struct triage *t, const struct history *h)
+static void released_first(struct grouping *t, const struct history *h)
 {
 	for (size_t i = 0; i < t->ngroups; i++) {
 		struct triage_group g = t->groups[i];
@@ -416,10 +425,13 @@ static void released_first(struct triage *t, const struct history *h)
 	}
 }
 
-void origin_group(struct triage *t, const struct history *h, enum evidence_mode mode)
+void origin_group(const struct origin_input *in, const struct history *h,
+		  enum evidence_mode mode, struct triage_group **groups, size_t *ngroups)
 {
-	bool *culprit = xcalloc(t->ev.nr + 1, 1);
-	bool released_only = mode != EVIDENCE_BLAME && t->ev.cc_stable;
+	struct grouping work = { in->fix, in->fix_first, in->ev, in->blame, NULL, 0 };
+	struct grouping *t = &work;
+	bool *culprit = xcalloc(t->ev->nr + 1, 1);
+	bool released_only = mode != EVIDENCE_BLAME && t->ev->cc_stable;
 	enum evidence_kind tier = EV_BLAME;
 	struct hunk *hk;
 
@@ -432,12 +444,12 @@ void origin_group(struct triage *t, const struct history *h, enum evidence_mode 
 
 		g->used = tier;
 		g->conf = tier == EV_MENTION ? CONF_LIKELY : CONF_CERTAIN;
-		for (size_t i = 0; i < t->ev.nr; i++)
+		for (size_t i = 0; i < t->ev->nr; i++)
 			if (culprit[i])
 				add_intro(g, i);
-		for (unsigned k = 0; k < t->blame.nhunks; k++)
+		for (unsigned k = 0; k < t->blame->nhunks; k++)
 			owns_any |= hk[k].owned;
-		for (unsigned k = 0; k < t->blame.nhunks; k++)
+		for (unsigned k = 0; k < t->blame->nhunks; k++)
 			if (!owns_any || hk[k].owned || !older_cycle(t, h, &hk[k], g))
 				add_hunk(g, hk, k, 0);
 		blame_groups(t, h, hk, CONF_LIKELY);
@@ -453,14 +465,16 @@ void origin_group(struct triage *t, const struct history *h, enum evidence_mode 
 	if (!t->ngroups)
 		new_group(t)->conf = CONF_NONE;     /* no introducer: unknown */
 	/* hunks without any candidate go with the headline */
-	for (unsigned k = 0; k < t->blame.nhunks; k++)
+	for (unsigned k = 0; k < t->blame->nhunks; k++)
 		if (hk[k].group < 0)
 			add_hunk(&t->groups[0], hk, k, 0);
-	for (unsigned k = 0; k < t->blame.nhunks; k++) {
+	for (unsigned k = 0; k < t->blame->nhunks; k++) {
 		free(hk[k].cand);
 		free(hk[k].weight);
 		free(hk[k].removed);
 	}
 	free(hk);
 	free(culprit);
+	*groups = t->groups;
+	*ngroups = t->ngroups;
 }

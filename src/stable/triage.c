@@ -8,7 +8,6 @@
 #include "patchver/stable/apply.h"
 #include "patchver/base/error.h"
 #include "patchver/stable/match.h"
-#include "patchver/stable/origin.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
 #include "patchver/stable/triage.h"
@@ -443,6 +442,7 @@ static void classify(struct triage *t, struct history *h, struct contain *c)
 int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail, enum evidence_mode mode)
 {
+	struct origin_input in;
 	bool *fixed;
 	int ret;
 
@@ -459,7 +459,8 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	for (size_t i = 0; i < t->ev.nr; i++)
 		if (t->ev.v[i].commit != PV_NONE)
 			t->ev.v[i].first_release = contain_first_release(c, t->ev.v[i].commit);
-	origin_group(t, h, mode);
+	in = (struct origin_input){ t->fix, t->fix_first, &t->ev, &t->blame };
+	origin_group(&in, h, mode, &t->groups, &t->ngroups);
 	if ((ret = stable_map(t, h, c)))
 		return ret;
 	t->queue = backport_queue(h, c);

@@ -1,15 +1,94 @@
 #ifndef PATCHVER_ORIGIN_H
 #define PATCHVER_ORIGIN_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "patchver/engine/history.h"
-#include "patchver/stable/triage.h"
+#include "patchver/stable/blame.h"
+#include "patchver/stable/evidence.h"
+#include "patchver/stable/evidence_mode.h"
 
 /*
  * Where the code a fix changes came from: its hunks grouped by origin,
- * each group with its introducers and how sure they are (see triage.h).
- * Needs t->ev (message and blame evidence, first releases set) and
- * t->blame; fills t->groups, the headline first.
+ * each group with its introducers and how sure they are (triage.h says
+ * what each confidence means).  The triage then gives each group its
+ * releases, series and verdict.
  */
-void origin_group(struct triage *t, const struct history *h, enum evidence_mode mode);
+enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN };
+
+struct release_fit {
+	uint32_t tag;               /* an affected release */
+	bool applies;
+	uint32_t *prereqs;          /* commits the fix's lines need, absent there */
+	size_t nprereqs;
+};
+
+struct series {
+	char name[32];              /* "2.6.33" */
+	uint32_t base;              /* the vX.Y tag */
+	uint32_t *tags;             /* vX.Y, vX.Y.1, ... in version order */
+	size_t ntags;
+	bool affected;
+	bool maintained;            /* has stable tags (or branches) */
+	uint32_t first_affected, last_affected;
+	uint32_t fixed_in;          /* first tag with the fix or a backport */
+	bool fixed_by_backport;
+	uint32_t backport;          /* the backport that fixed it, or PV_NONE */
+	/*
+	 * The bug's way into the series: its first tag carrying an introducer,
+	 * and the stable backport of it that brought it (PV_NONE: the series'
+	 * base release already had it); the culprit's upstream commit.
+	 */
+	uint32_t intro_tag;
+	uint32_t intro_backport, intro_upstream;
+	bool intro_by_patchid;      /* that backport names no upstream: same patch-id */
+	bool together;              /* culprit and fix arrived in one stable tag */
+	bool fix_before;            /* a backport of the fix came before the culprit's */
+	bool fix_alone;             /* the fix's backport came, the culprit never did */
+	/*
+	 * A stable tag the answer turns on (where the bug or the fix came) that
+	 * is a commit mainline also reaches, and the mainline release with it:
+	 * its series' answer then follows mainline's history.  PV_NONE: none.
+	 */
+	uint32_t on_mainline, mainline_by;
+};
+
+struct triage_group {
+	unsigned *hunks;            /* indices of the fix's hunks */
+	size_t nhunks;
+	enum evidence_kind used;    /* what decided */
+	enum confidence conf;
+	size_t *intro;              /* introducers: indices into the evidence */
+	size_t nintro;
+	uint32_t oldest, newest;    /* first releases the group's blame spans */
+	unsigned weight;            /* removed + beside lines of its hunks */
+	double likelihood;          /* of its likeliest introducer (blame groups) */
+	bool cc_led;                /* the message's Cc: stable changed which
+				       blame owner decides, or made it headline */
+	uint32_t *affected;         /* release tags, version order */
+	size_t naffected;
+	struct release_fit *fits;   /* one per affected release (headline only) */
+	struct series *series;
+	size_t nseries;
+	char *verdict;
+};
+
+/* What the grouping reads: the fix, its evidence and the blame of its lines. */
+struct origin_input {
+	uint32_t fix;
+	uint32_t fix_first;                 /* the fix's first release */
+	const struct evidence_list *ev;     /* message and blame evidence, first releases set */
+	const struct blame_result *blame;   /* per line of the fix's hunks */
+};
+
+/*
+ * Group the fix's hunks by origin into *groups (*ngroups of them, the
+ * headline first; at least one, with CONF_NONE when nothing introduced
+ * the code).  The caller frees the groups with the triage.
+ */
+void origin_group(const struct origin_input *in, const struct history *h,
+		  enum evidence_mode mode, struct triage_group **groups, size_t *ngroups);
 
 #endif

@@ -12,6 +12,7 @@
 #include "patchver/stable/fixclass.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
+#include "patchver/stable/origin.h"
 #include "patchver/stable/patch.h"
 
 /*
@@ -36,8 +37,6 @@
  * likeliest introducer is likeliest: it owns most of the lines the fix
  * removes or extends for its age (origin.c's likelihood()).
  */
-enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN };
-
 /*
  * The answer, from "is it a fix?" (fixclass.h) and the headline part's
  * releases: a fix by its own word with released kernels affected is a
@@ -50,63 +49,6 @@ enum triage_class {
 	TRIAGE_NOT_FOR_STABLE,
 	TRIAGE_NOT_A_FIX,
 	TRIAGE_UNKNOWN,             /* a fix, but no introducing commit found */
-};
-
-struct release_fit {
-	uint32_t tag;               /* an affected release */
-	bool applies;
-	uint32_t *prereqs;          /* commits the fix's lines need, absent there */
-	size_t nprereqs;
-};
-
-struct series {
-	char name[32];              /* "2.6.33" */
-	uint32_t base;              /* the vX.Y tag */
-	uint32_t *tags;             /* vX.Y, vX.Y.1, ... in version order */
-	size_t ntags;
-	bool affected;
-	bool maintained;            /* has stable tags (or branches) */
-	uint32_t first_affected, last_affected;
-	uint32_t fixed_in;          /* first tag with the fix or a backport */
-	bool fixed_by_backport;
-	uint32_t backport;          /* the backport that fixed it, or PV_NONE */
-	/*
-	 * The bug's way into the series: its first tag carrying an introducer,
-	 * and the stable backport of it that brought it (PV_NONE: the series'
-	 * base release already had it); the culprit's upstream commit.
-	 */
-	uint32_t intro_tag;
-	uint32_t intro_backport, intro_upstream;
-	bool intro_by_patchid;      /* that backport names no upstream: same patch-id */
-	bool together;              /* culprit and fix arrived in one stable tag */
-	bool fix_before;            /* a backport of the fix came before the culprit's */
-	bool fix_alone;             /* the fix's backport came, the culprit never did */
-	/*
-	 * A stable tag the answer turns on (where the bug or the fix came) that
-	 * is a commit mainline also reaches, and the mainline release with it:
-	 * its series' answer then follows mainline's history.  PV_NONE: none.
-	 */
-	uint32_t on_mainline, mainline_by;
-};
-
-struct triage_group {
-	unsigned *hunks;            /* indices of the fix's hunks */
-	size_t nhunks;
-	enum evidence_kind used;    /* what decided */
-	enum confidence conf;
-	size_t *intro;              /* introducers: indices into the evidence */
-	size_t nintro;
-	uint32_t oldest, newest;    /* first releases the group's blame spans */
-	unsigned weight;            /* removed + beside lines of its hunks */
-	double likelihood;          /* of its likeliest introducer (blame groups) */
-	bool cc_led;                /* the message's Cc: stable changed which
-				       blame owner decides, or made it headline */
-	uint32_t *affected;         /* release tags, version order */
-	size_t naffected;
-	struct release_fit *fits;   /* one per affected release (headline only) */
-	struct series *series;
-	size_t nseries;
-	char *verdict;
 };
 
 struct triage {
