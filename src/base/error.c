@@ -37,14 +37,31 @@ void pv_bug(const char *fmt, ...)
 
 static _Thread_local struct pv_error last_error;
 
+static int record(int code, int about, const char *fmt, va_list ap)
+{
+	last_error.code = code;
+	last_error.about = about;
+	last_error.serial++;
+	vsnprintf(last_error.message, sizeof(last_error.message), fmt, ap);
+	return code;
+}
+
 int pv_error_set(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	last_error.code = code;
-	last_error.serial++;
 	va_start(ap, fmt);
-	vsnprintf(last_error.message, sizeof(last_error.message), fmt, ap);
+	record(code, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pv_error_set_about(int code, int about, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	record(code, about, fmt, ap);
 	va_end(ap);
 	return code;
 }

@@ -1,6 +1,7 @@
 /*
  * Allocation helpers and a growable string.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,4 +248,27 @@ char *file_read(const char *path, size_t *len)
 	if (len)
 		*len = got;
 	return buf;
+}
+
+int file_write(const char *path, const void *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp", path);
+	FILE *f = fopen(tmp, "wb");
+	int ret = -1, saved;
+
+	if (!f)
+		goto out;
+	if ((!len || fwrite(data, 1, len, f) == len) && fflush(f) == 0)
+		ret = 0;
+	if (fclose(f) != 0)
+		ret = -1;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -1;
+out:
+	saved = errno;
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return ret;
 }

@@ -8,6 +8,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/notice.h"
 #include "patchver/cli/diag.h"
+#include "patchver/lab/input.h"
 
 /* The documented exit code of each kind of failure (man/patchver.1). */
 static const struct {
@@ -28,6 +29,7 @@ static const struct {
 	{ PV_EPATCH, EXIT_PATCH },
 	{ PV_ENOTOOL, EXIT_NO_TOOL },
 	{ PV_EINTERRUPTED, EXIT_INTERRUPTED },
+	{ PV_EUNCONFIRMED, EXIT_NOT_CONFIRMED },
 };
 
 int diag_exit_code(int code)
@@ -36,6 +38,44 @@ int diag_exit_code(int code)
 		if (exit_of[i].code == code)
 			return exit_of[i].exit_code;
 	return EXIT_INTERNAL;
+}
+
+/*
+ * The option that gave the input an error is about: said before its
+ * message (the message starts with the value), or instead of it where
+ * the option changes the sentence.
+ */
+static const struct {
+	int about;
+	const char *before, *after, *instead;
+} input_words[] = {
+	{ LAB_INPUT_BUG, "--bug ", "", NULL },
+	{ LAB_INPUT_CONFIG, "--config ", "", NULL },
+	{ LAB_INPUT_STRICT_CONFIG, "--strict-config: ", "", NULL },
+	{ LAB_INPUT_GUEST_FILE, "--guest-file ", "", NULL },
+	{ LAB_INPUT_KERNEL_SOURCE, "", " or give --kernel-tree DIR", NULL },
+	{ LAB_INPUT_CANDIDATE, "--candidate ", "", NULL },
+	{ LAB_INPUT_EXPECT, "--expect ", "", NULL },
+	{ LAB_INPUT_GOOD, "--good ", "", NULL },
+	{ LAB_INPUT_BAD, "--bad ", "", NULL },
+	{ LAB_INPUT_FIX, "--fix ", "", NULL },
+	{ LAB_INPUT_ENDS_NOT_TAGS, "", "", "--good and --bad are not both release tags: "
+	  "bisect their commits with --commits" },
+};
+
+static void say_error(const struct pv_error *e)
+{
+	for (size_t i = 0; e->about && i < sizeof(input_words) / sizeof(input_words[0]); i++) {
+		if (input_words[i].about != e->about)
+			continue;
+		if (input_words[i].instead)
+			fprintf(stderr, "patchver: %s\n", input_words[i].instead);
+		else
+			fprintf(stderr, "patchver: %s%s%s\n", input_words[i].before, e->message,
+				input_words[i].after);
+		return;
+	}
+	fprintf(stderr, "patchver: %s\n", e->message);
 }
 
 int diag_exit(int ret)
@@ -47,7 +87,7 @@ int diag_exit(int ret)
 	if (ret >= 0)
 		return ret;
 	if (e->code == ret && e->serial != said_serial) {
-		fprintf(stderr, "patchver: %s\n", e->message);
+		say_error(e);
 		said_serial = e->serial;
 	} else if (e->code == PV_OK) {
 		/* a code without its message: a bug below, still never a silent failure */

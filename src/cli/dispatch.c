@@ -8,15 +8,15 @@
 
 #include "patchver/base/error.h"
 #include "patchver/cli/audit_report.h"
+#include "patchver/cli/bisect_report.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/report.h"
 #include "patchver/cli/triage_report.h"
+#include "patchver/cli/verify_report.h"
 #include "patchver/engine/gitstart.h"
 #include "patchver/engine/history.h"
-#include "patchver/lab/bisect_boot.h"
 #include "patchver/lab/lab.h"
-#include "patchver/lab/verify.h"
 
 #define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
 
@@ -53,37 +53,33 @@ static struct lab_opts lab_of_options(const struct options *o)
 	l.timeout = o->boot_timeout;
 	l.keep = o->keep;
 	l.jobs = o->jobs;
+	l.quiet = o->json;   /* --json: stderr keeps errors and warnings */
 	l.repro = r;
 	return l;
 }
 
 static int run_verify(const struct options *o, struct history *h, const char *fix)
 {
-	struct verify_opts v = { 0 };
+	struct verify_opts v = {
+		.lab = lab_of_options(o),
+		.series_dir = o->patch_series,
+		.candidates = o->candidates, .expects = o->expects,
+	};
 
-	v.json = o->json;
-	v.lab = lab_of_options(o);
-	v.series_dir = o->patch_series;
-	v.candidates = o->candidates;
-	v.expects = o->expects;
-	return verify_boot(h, fix, &v);
+	return verify_report(h, fix, &v, o->json);
 }
 
 static int run_bisect(const struct options *o, struct history *h)
 {
-	struct bisect_opts b = { 0 };
+	struct bisect_opts b = {
+		.lab = lab_of_options(o),
+		.good = o->good, .bad = o->bad, .fix = o->fix,
+		.tests = o->tests, .series = o->series, .commits = o->commits,
+		.repeat = o->repeat ? o->repeat : 1,
+		.resume = o->resume,
+	};
 
-	b.json = o->json;
-	b.lab = lab_of_options(o);
-	b.good = o->good;
-	b.bad = o->bad;
-	b.fix = o->fix;
-	b.tests = o->tests;
-	b.series = o->series;
-	b.commits = o->commits;
-	b.repeat = o->repeat ? o->repeat : 1;
-	b.resume = o->resume;
-	return bisect_boot(h, &b);
+	return bisect_report(h, &b, o->json);
 }
 
 /*
@@ -105,7 +101,7 @@ static int prepare_tree(const struct options *o)
 
 	lo.kernel_tree = o->kernel_tree;
 	gitstart_init();
-	ret = lab_prepare(&lo);
+	ret = verify_report_prepare_tree(&lo);
 	gitstart_shutdown();
 	return ret;
 }
@@ -119,7 +115,7 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 
 	diag_install();
 	if (o->cache_clean)
-		return diag_exit(verify_cache_clean());
+		return diag_exit(verify_report_cache_clean());
 	if (o->prepare_tree)
 		return diag_exit(prepare_tree(o));
 	ropts.mode = cl->mode;

@@ -114,12 +114,12 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 		sbuf_addf(&cmd, i ? (strchr(argv[i], ' ') ? " '%s'" : " %s") : "%s", argv[i]);
 	r->cmdline = cmd.buf;
 	if (!boot_have_tool(QEMU))
-		return error(EXIT_NO_TOOL, "%s not found: install qemu-system-x86", QEMU);
+		return pv_error_set(PV_ENOTOOL, "%s not found: install qemu-system-x86", QEMU);
 	unlink(log);
 	if (proc_run_watched(argv, NULL, log, timeout, boot_panic_seen, &watch, &pr) < 0)
-		return error(EXIT_NO_TOOL, "cannot run %s: %s", QEMU, strerror(errno));
+		return pv_error_set(PV_ENOTOOL, "cannot run %s: %s", QEMU, strerror(errno));
 	if (pr.interrupted)
-		return EXIT_INTERRUPTED;
+		return pv_error_set(PV_EINTERRUPTED, "interrupted while booting %s", kernel);
 	r->seconds = pr.seconds;
 	r->timed_out = pr.timed_out;
 	r->qemu_exit = pr.exit_code;

@@ -68,7 +68,7 @@ char *datadir_guest(const char *explicit)
 		free(tries[i]);
 	}
 	if (!found)
-		error(EXIT_NO_TOOL, "patchver's guest data (init.c, kernel.config, reproducers/default.c) not found; "
+		pv_error_set(PV_ENOTOOL, "patchver's guest data (init.c, kernel.config, reproducers/default.c) not found; "
 		      "looked in %s: reinstall patchver, or set PATCHVER_DATA_DIR", sbuf_str(&looked));
 	sbuf_free(&looked);
 	return found;

@@ -9,6 +9,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/digest.h"
 #include "patchver/lab/kconfig.h"
 
@@ -64,7 +65,7 @@ int kconfig_request_init(struct kconfig_request *r, char *const *args, const cha
 		char *p = is_name(a) ? profile(guest, "", a) : NULL;
 
 		if (!is_option(a) && !p && !(strchr(a, '/') || strchr(a, '.') ? is_file(a) : false))
-			ret = error(EXIT_USAGE, "--config %s: not CONFIG_X=VALUE, a fragment file, "
+			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CONFIG, "%s: not CONFIG_X=VALUE, a fragment file, "
 				    "or a profile of %s/configs/", a, guest);
 		free(p);
 		r->args = xrealloc(r->args, (r->nargs + 1) * sizeof(*r->args));
@@ -85,17 +86,16 @@ void kconfig_request_free(struct kconfig_request *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static bool append_file(FILE *out, const char *path)
+static bool append_file(struct sbuf *out, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024];
+	size_t len;
+	char *text = file_read(path, &len);
 
-	if (!f)
+	if (!text)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		fputs(line, out);
-	fputc('\n', out);
-	fclose(f);
+	sbuf_add(out, text, len);
+	sbuf_adds(out, "\n");
+	free(text);
 	return true;
 }
 
@@ -103,11 +103,11 @@ char *kconfig_merge(const struct kconfig_request *r, const char *guest, const ch
 		    const char *base, const char *dir)
 {
 	char *path = xstrfmt("%s/config-%s-%s.config", dir, era, *r->variant ? r->variant : "base");
-	FILE *out = fopen(path, "w");
-	bool ok = out && append_file(out, base);
+	struct sbuf out = SBUF_INIT;
+	bool ok = append_file(&out, base);
 
 	if (ok && r->nargs)
-		fputs(REQUESTS_MARK, out);
+		sbuf_adds(&out, REQUESTS_MARK);
 	for (size_t i = 0; ok && i < r->nargs; i++) {
 		const char *a = r->args[i];
 		char *p = NULL;
@@ -116,12 +116,15 @@ char *kconfig_merge(const struct kconfig_request *r, const char *guest, const ch
 			p = profile(guest, "", a);
 		else if (!is_option(a) && !p)
 			p = xstrdup(a);
-		fprintf(out, "# --config %s\n", a);
-		ok = p ? append_file(out, p) : fprintf(out, "%s\n", a) > 0;
+		sbuf_addf(&out, "# --config %s\n", a);
+		if (p)
+			ok = append_file(&out, p);
+		else
+			sbuf_addf(&out, "%s\n", a);
 		free(p);
 	}
-	if (out && fclose(out) != 0)
-		ok = false;
+	ok = ok && file_write(path, out.buf, out.len) == 0;
+	sbuf_free(&out);
 	if (!ok) {
 		free(path);
 		return NULL;

@@ -16,6 +16,7 @@
 #include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
 #include "patchver/engine/history.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/ktree.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
@@ -46,11 +47,11 @@ static int run(char *const argv[], const char *cwd, const char *log, int code,
 	struct proc_result r;
 
 	if (proc_run(argv, cwd, log, 0, &r) < 0)
-		return error(code, "cannot run %s: %s", argv[0], strerror(errno));
+		return pv_error_set(code, "cannot run %s: %s", argv[0], strerror(errno));
 	if (r.interrupted)
-		return error(EXIT_INTERRUPTED, "interrupted while %s", what);
+		return pv_error_set(PV_EINTERRUPTED, "interrupted while %s", what);
 	if (r.exit_code != 0)
-		return error(code, "%s failed (exit %d); see %s", what, r.exit_code,
+		return pv_error_set(code, "%s failed (exit %d); see %s", what, r.exit_code,
 			     log ? log : "its output");
 	return 0;
 }
@@ -75,12 +76,12 @@ static int extract(const char *cache, const char *tarball, const char *dir, cons
 	char *rm[] = { "rm", "-rf", tmp, NULL };
 	int ret;
 
-	run(rm, NULL, NULL, EXIT_BUILD, "cleaning up");
+	run(rm, NULL, NULL, PV_EBUILD, "cleaning up");
 	cachedir_mkdirs(tmp);
 	pv_notice(PV_NOTICE_NOTE, "extracting %s into %s (once)", tarball, dir);
-	ret = run(argv, NULL, log, EXIT_BUILD, "extracting the kernel tarball");
+	ret = run(argv, NULL, log, PV_EBUILD, "extracting the kernel tarball");
 	if (!ret && rename(tmp, dir) < 0)
-		ret = error(EXIT_BUILD, "cannot move %s into place: %s", tmp, strerror(errno));
+		ret = pv_error_set(PV_EBUILD, "cannot move %s into place: %s", tmp, strerror(errno));
 	free(tmp);
 	return ret;
 }
@@ -154,12 +155,12 @@ static int import(const char *gitdir, const char *dir, const char *label)
 	git_tree *tree = NULL;
 	git_oid tree_id, commit_id;
 	struct sbuf msg = SBUF_INIT;
-	int ret = EXIT_BUILD;
+	int ret = PV_EBUILD;
 
 	tmp = xmalloc(strlen(gitdir) + 5);
 	sprintf(tmp, "%s.tmp", gitdir);
 	rm[2] = tmp;
-	run(rm, NULL, NULL, EXIT_BUILD, "cleaning up");
+	run(rm, NULL, NULL, PV_EBUILD, "cleaning up");
 	pv_notice(PV_NOTICE_NOTE, "importing %s into %s (once)", dir, gitdir);
 	objects = path_join(tmp, "objects");
 	if (git_repository_init(&repo, tmp, 1) < 0 || git_repository_odb(&odb, repo) < 0 ||
@@ -177,12 +178,12 @@ static int import(const char *gitdir, const char *dir, const char *label)
 	git_repository_free(repo);
 	repo = NULL;
 	if (rename(tmp, gitdir) < 0)
-		ret = error(EXIT_BUILD, "cannot move %s into place: %s", tmp, strerror(errno));
+		ret = pv_error_set(PV_EBUILD, "cannot move %s into place: %s", tmp, strerror(errno));
 	else
 		ret = 0;
 	goto out;
 fail:
-	ret = error(EXIT_BUILD, "cannot import %s: %s", dir, git_errmsg());
+	ret = pv_error_set(PV_EBUILD, "cannot import %s: %s", dir, git_errmsg());
 out:
 	git_signature_free(sig);
 	git_tree_free(tree);
@@ -302,7 +303,7 @@ static int open_import(struct ktree *k, const char *dir, const char *name)
 	if (!ret)
 		ret = history_open_repo(&k->repo, gitdir.buf);
 	if (!ret && git_reference_name_to_id(&k->base, k->repo, "HEAD") < 0)
-		ret = error(EXIT_BUILD, "the import %s has no commit; remove it and retry",
+		ret = pv_error_set(PV_EBUILD, "the import %s has no commit; remove it and retry",
 			    gitdir.buf);
 	sbuf_free(&gitdir);
 	return ret;
@@ -315,8 +316,8 @@ static int open_debian(struct ktree *k)
 
 	if (!tarball) {
 		free(srcdir);
-		return error(EXIT_NO_TOOL, "no kernel source: install linux-source-6.1 "
-			     "or give --kernel-tree DIR");
+		return pv_error_set_about(PV_ENOTOOL, LAB_INPUT_KERNEL_SOURCE,
+					  "no kernel source: install linux-source-6.1");
 	}
 	name = xstrdup(strrchr(tarball, '/') + 1);
 	name[strlen(name) - strlen(".tar.xz")] = '\0';
@@ -343,21 +344,21 @@ static int open_dir(struct ktree *k, const char *tree)
 	int ret;
 
 	if (!real)
-		return error(EXIT_NO_TOOL, "kernel tree '%s': %s", tree, strerror(errno));
+		return pv_error_set(PV_ENOTOOL, "kernel tree '%s': %s", tree, strerror(errno));
 	k->what = xstrdup(real);
 	if (git_repository_open_ext(&probe, real, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0) {
 		git_repository_free(probe);
 		ret = history_open_repo(&k->repo, real);
 		if (!ret && git_reference_name_to_id(&k->base, k->repo, "HEAD") < 0)
-			ret = error(EXIT_NO_TOOL, "kernel tree '%s' has no HEAD commit", tree);
+			ret = pv_error_set(PV_ENOTOOL, "kernel tree '%s' has no HEAD commit", tree);
 		if (!ret && !ktree_is_kernel(k->repo, &k->base))
-			ret = error(EXIT_NO_TOOL, "'%s' does not hold a kernel tree at HEAD", tree);
+			ret = pv_error_set(PV_ENOTOOL, "'%s' does not hold a kernel tree at HEAD", tree);
 		free(real);
 		return ret;
 	}
 	git_error_clear();
 	mk = path_join(real, "Makefile");
-	ret = exists(mk) ? 0 : error(EXIT_NO_TOOL, "'%s' is neither a kernel git repository "
+	ret = exists(mk) ? 0 : pv_error_set(PV_ENOTOOL, "'%s' is neither a kernel git repository "
 				     "nor a kernel source tree (no Makefile)", tree);
 	free(mk);
 	if (!ret) {
@@ -380,7 +381,7 @@ int ktree_open(struct ktree *k, const char *cache, const char *tree)
 	k->cache = xstrdup(cache);
 	ret = tree ? open_dir(k, tree) : open_debian(k);
 	if (!ret && history_id(k) < 0)
-		ret = error(EXIT_CORRUPT, "cannot walk the history of %s: %s", k->what, git_errmsg());
+		ret = pv_error_set(PV_ECORRUPT, "cannot walk the history of %s: %s", k->what, git_errmsg());
 	if (ret)
 		return ret;
 	set_dirs(k);
@@ -388,10 +389,12 @@ int ktree_open(struct ktree *k, const char *cache, const char *tree)
 	if (k->pristine && !exists(k->work)) {
 		char *cp[] = { "cp", "-al", k->pristine, k->work, NULL };
 		git_commit *c = NULL;
-		ret = run(cp, NULL, NULL, EXIT_BUILD, "linking the work tree");
-		if (!ret && (git_commit_lookup(&c, k->repo, &k->base) < 0 ||
-			     worktree_adopt(k->work, k->repo, git_commit_tree_id(c)) < 0))
-			ret = EXIT_BUILD;
+		ret = run(cp, NULL, NULL, PV_EBUILD, "linking the work tree");
+		if (!ret && git_commit_lookup(&c, k->repo, &k->base) < 0)
+			ret = pv_error_set(PV_ECORRUPT, "cannot read the commit of %s: %s", k->what,
+					   git_errmsg());
+		if (!ret)
+			ret = worktree_adopt(k->work, k->repo, git_commit_tree_id(c));
 		git_commit_free(c);
 	}
 	return ret;
@@ -417,9 +420,9 @@ int ktree_diff_file(git_diff **out, const char *path)
 
 	*out = NULL;
 	if (!text)
-		return error(EXIT_INPUT, "cannot read patch '%s': %s", path, strerror(errno));
+		return pv_error_set(PV_EINPUT, "cannot read patch '%s': %s", path, strerror(errno));
 	if (git_diff_from_buffer(out, text, len) < 0 || !git_diff_num_deltas(*out))
-		ret = error(EXIT_INPUT, "'%s' is not a patch: %s", path,
+		ret = pv_error_set(PV_EINPUT, "'%s' is not a patch: %s", path,
 			    *out ? "no file changes in it" : git_errmsg());
 	if (ret) {
 		git_diff_free(*out);
@@ -439,7 +442,7 @@ int ktree_diff_commit(git_diff **out, git_repository *repo, const git_oid *commi
 	    (git_commit_parentcount(c) &&
 	     (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&old, parent) < 0)) ||
 	    git_diff_tree_to_tree(out, repo, old, new, NULL) < 0)
-		ret = error(EXIT_CORRUPT, "cannot read the change of %s: %s",
+		ret = pv_error_set(PV_ECORRUPT, "cannot read the change of %s: %s",
 			    git_oid_tostr_s(commit), git_errmsg());
 	git_tree_free(old);
 	git_tree_free(new);
@@ -454,7 +457,7 @@ int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree)
 	int ret = 0;
 
 	if (git_commit_lookup(&c, k->repo, commit) < 0)
-		ret = error(EXIT_UNKNOWN_REV, "%s is not a commit of %s", git_oid_tostr_s(commit),
+		ret = pv_error_set(PV_ENOTFOUND, "%s is not a commit of %s", git_oid_tostr_s(commit),
 			    k->what);
 	else
 		*tree = *git_commit_tree_id(c);
@@ -466,7 +469,10 @@ int ktree_apply(struct ktree *k, const git_oid *tree_id, git_diff *diff, git_oid
 {
 	char *text = apply_diff_text(diff), *why = NULL;
 	/* the new blobs and trees land in memory: k->repo is shielded */
-	int ret = apply_to_tree(k->repo, tree_id, text, out, &why) == 0 ? 0 : EXIT_PATCH;
+	int ret = 0;
+
+	if (apply_to_tree(k->repo, tree_id, text, out, &why) != 0)
+		ret = pv_error_set(PV_EPATCH, "the patch does not apply: %s", why ? why : "?");
 
 	free(why);
 	free(text);
@@ -484,9 +490,10 @@ void ktree_use_variant(struct ktree *k, const char *variant)
 int ktree_checkout(struct ktree *k, const git_oid *tree)
 {
 	size_t written = 0;
+	int ret = worktree_sync(k->work, k->repo, tree, &written);
 
-	if (worktree_sync(k->work, k->repo, tree, &written) < 0)
-		return proc_interrupted() ? EXIT_INTERRUPTED : EXIT_BUILD;
+	if (ret)
+		return ret;
 	ktree_tree_version(k->repo, tree, k->version, sizeof(k->version));
 	return 0;
 }
@@ -533,9 +540,9 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 		char *old[] = { "make", "-C", k->work, o.buf, "olddefconfig", NULL };
 
 		pv_notice(PV_NOTICE_NOTE, "configuring %s (tinyconfig + %s)", k->id, fragment);
-		if ((ret = run(tiny, NULL, log, EXIT_BUILD, "make tinyconfig")) ||
-		    (ret = run(mrg, k->obj, log, EXIT_BUILD, "merging the config fragment")) ||
-		    (ret = run(old, NULL, log, EXIT_BUILD, "make olddefconfig")))
+		if ((ret = run(tiny, NULL, log, PV_EBUILD, "make tinyconfig")) ||
+		    (ret = run(mrg, k->obj, log, PV_EBUILD, "merging the config fragment")) ||
+		    (ret = run(old, NULL, log, PV_EBUILD, "make olddefconfig")))
 			goto out;
 	} else {
 		char *none[] = { "make", "-C", k->work, o.buf, all.buf, "allnoconfig", NULL };
@@ -543,10 +550,10 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 		if (!same)
 			pv_notice(PV_NOTICE_NOTE, "configuring %s (allnoconfig + %s, for each "
 				  "state)", k->id, fragment);
-		if ((ret = run(none, NULL, log, EXIT_BUILD, "make allnoconfig")))
+		if ((ret = run(none, NULL, log, PV_EBUILD, "make allnoconfig")))
 			goto out;
 	}
-	ret = run(cp, NULL, NULL, EXIT_BUILD, "saving the fragment");
+	ret = run(cp, NULL, NULL, PV_EBUILD, "saving the fragment");
 out:
 	free(config);
 	free(mine);
@@ -597,11 +604,12 @@ int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 		char *remote[] = { "env", distcc, "DISTCC_NO_REWRITE_CROSS=1", "make", "-C", k->work,
 				   o.buf, j.buf, "bzImage", NULL };
 		if (proc_run(distcc ? remote : local, NULL, log, 0, &r) < 0)
-			ret = error(EXIT_NO_TOOL, "cannot run make: %s", strerror(errno));
+			ret = pv_error_set(PV_ENOTOOL, "cannot run make: %s", strerror(errno));
 		else if (r.interrupted)
-			ret = EXIT_INTERRUPTED;
+			ret = pv_error_set(PV_EINTERRUPTED, "interrupted while building");
 		else if (r.exit_code != 0)
-			ret = EXIT_BUILD;
+			ret = pv_error_set(PV_EBUILD, "make failed (exit %d); see %s", r.exit_code,
+					   log);
 	}
 	*seconds = r.seconds;
 	*image = ret ? NULL : path_join(k->obj, "arch/x86/boot/bzImage");

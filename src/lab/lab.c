@@ -15,6 +15,8 @@
 
 #include "patchver/base/notice.h"
 #include "patchver/base/error.h"
+#include "patchver/base/json.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/digest.h"
 #include "patchver/lab/initramfs.h"
 #include "patchver/lab/datadir.h"
@@ -86,7 +88,7 @@ static int check_tools(void)
 
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
 		if (!boot_have_tool(tools[i]))
-			return error(EXIT_NO_TOOL, "%s not found: run tools/setup.sh, or install it",
+			return pv_error_set(PV_ENOTOOL, "%s not found: run tools/setup.sh, or install it",
 				     tools[i]);
 	return 0;
 }
@@ -133,7 +135,7 @@ static int write_initramfs(struct lab *l)
 	}
 	l->initrd = xstrfmt("%s/guest/initramfs.cpio.gz", l->cache);
 	if (initramfs_write(l->initrd, e, n) < 0)
-		ret = error(EXIT_NO_TOOL, "cannot write %s", l->initrd);
+		ret = pv_error_set(PV_ENOTOOL, "cannot write %s", l->initrd);
 	for (size_t i = 0; i < l->repro.nfiles; i++)
 		free(paths[i]);
 	free(paths);
@@ -173,8 +175,12 @@ static int prepare_guest(struct lab *l)
 	bug = l->o->repro.bug ? xstrdup(l->o->repro.bug) : default_bug(source);
 	if ((ret = oracle_parse(&l->bug, bug)))
 		goto out;
-	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == EXIT_USAGE)
-		ret = error(EXIT_BUILD, "cannot build the guest's init (%s)", init);
+	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == PV_EINVALID) {
+		/* patchver's own program, not the user's: a build failure, the compiler's words kept */
+		char *why = xstrdup(pv_error_last()->message);
+		ret = pv_error_set(PV_EBUILD, "cannot build the guest's init: %s", why);
+		free(why);
+	}
 out:
 	free(bug);
 	free(init);
@@ -189,12 +195,12 @@ static int lock_cache(struct lab *l)
 	l->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(path);
 	if (l->lock_fd < 0)
-		return error(EXIT_NO_TOOL, "cannot create the cache lock in %s: %s", l->cache,
+		return pv_error_set(PV_ENOTOOL, "cannot create the cache lock in %s: %s", l->cache,
 			     strerror(errno));
 	if (flock(l->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		pv_notice(PV_NOTICE_NOTE, "waiting for another patchver run using %s", l->cache);
 		if (flock(l->lock_fd, LOCK_EX) < 0)
-			return error(EXIT_INTERRUPTED, "interrupted while waiting for the cache lock");
+			return pv_error_set(PV_EINTERRUPTED, "interrupted while waiting for the cache lock");
 	}
 	return 0;
 }
@@ -213,7 +219,7 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	l->o = o;
 	l->lock_fd = -1;
 	if (!(l->guest = datadir_guest(o->guest_dir)))
-		return EXIT_NO_TOOL;
+		return PV_ENOTOOL;
 	l->accel = boot_pick_accel(o->accel);
 	l->cache = ktree_cache_dir();
 	mk[2] = l->cache;
@@ -333,7 +339,7 @@ static char *fragment_for(const struct lab *l)
 /*
  * What the built state's .config says: SMP (QEMU gets -smp 2), and the
  * requested options that did not stick.  With --strict-config those stop
- * the run (EXIT_USAGE).
+ * the run (PV_EINVALID).
  */
 static int check_config(const struct lab *l, struct candidate *c, const char *fragment,
 			const char *config)
@@ -341,7 +347,7 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 	c->smp = kconfig_enabled(config, "CONFIG_SMP");
 	c->unstuck = kconfig_unstuck(fragment, config);
 	if (c->unstuck && l->o->repro.strict_config)
-		return error(EXIT_USAGE, "--strict-config: %s did not stick in %s", c->unstuck[0],
+		return pv_error_set_about(PV_EINVALID, LAB_INPUT_STRICT_CONFIG, "%s did not stick in %s", c->unstuck[0],
 			     c->state);
 	/* a warning, not progress: said with --json too */
 	for (char **u = c->unstuck; u && *u; u++)
@@ -379,7 +385,7 @@ static int compute_state(struct lab *l, struct candidate *c)
 	sbuf_adds(&label, *version ? version : "?");
 	for (size_t i = 0; i < c->npatches; i++) {
 		ret = ktree_apply(&l->tree, &c->tree, c->patches[i]->diff, &next);
-		if (ret == EXIT_PATCH)
+		if (ret == PV_EPATCH)
 			c->failed_patch = xstrdup(c->patches[i]->name);
 		if (ret)
 			break;
@@ -418,15 +424,27 @@ static void show_tail(const struct lab *l, const char *log)
 		free(lines[k]);
 }
 
+/*
+ * A candidate's failure the run goes on after: said at once, as the run
+ * reports it in the candidate's row only.
+ */
+static void say_failure(void)
+{
+	pv_notice(PV_NOTICE_NOTE, "%s", pv_error_last()->message);
+}
+
 static int build(struct lab *l, struct candidate *c, const char *tag)
 {
 	char *fragment = fragment_for(l), *dir, *built = NULL, *config = NULL, *obj_config = NULL;
 	struct stat st;
 	int ret;
 
-	if (!fragment)
-		return c->status = error(EXIT_BUILD, "cannot write the config fragment in %s/guest",
+	if (!fragment) {
+		c->status = pv_error_set(PV_EBUILD, "cannot write the config fragment in %s/guest",
 					 l->cache);
+		say_failure();
+		return c->status;
+	}
 	state_key(l, c, fragment);
 	dir = xstrfmt("%s/images/%.16s", l->cache, c->key);
 	c->image = xstrfmt("%s/bzImage", dir);
@@ -443,16 +461,20 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 	ret = ktree_checkout(&l->tree, &c->tree);
 	if (!ret)
 		ret = ktree_configure(&l->tree, fragment, c->build_log);
+	if (ret == PV_EBUILD)
+		say_failure();
+	/* make's own failure: the FAILED line and the log's tail say it */
 	if (!ret)
 		ret = ktree_build(&l->tree, c->build_log, &c->build_seconds, &built);
 	obj_config = xstrfmt("%s/.config", l->tree.obj);
 	if (!ret && (copy_file(obj_config, config) < 0 || copy_file(built, c->image) < 0))
-		ret = EXIT_BUILD;
-	if (ret == EXIT_BUILD)
+		ret = pv_error_set(PV_EBUILD, "cannot copy the build's .config and image into %s",
+				   dir);
+	if (ret == PV_EBUILD)
 		c->why = xstrfmt("build failed (see %s)", c->build_log);
 	lab_progress(l, "%s %s: %s %s in %.1fs", tag, c->name, c->state,
 		     ret ? "FAILED" : "built", c->build_seconds);
-	if (ret == EXIT_BUILD)
+	if (ret == PV_EBUILD)
 		show_tail(l, c->build_log);
 	if (!ret)
 		ret = check_config(l, c, fragment, config);
@@ -512,7 +534,7 @@ static void judge(struct candidate *c)
 
 	c->answer = oracle_judge(how, s, c->boot.timed_out, &detail);
 	if (c->answer == ANSWER_SKIP) {
-		c->status = EXIT_BOOT;
+		c->status = PV_EBOOT;
 		c->why = detail;
 		return;
 	}
@@ -523,7 +545,7 @@ static void judge(struct candidate *c)
 				 detail);
 	} else if (c->expect.bug) {
 		c->ok = c->bug_seen;
-		c->why = !c->ok ? xstrfmt("expected the bug (--bug %s): %s", how->text, detail) :
+		c->why = !c->ok ? xstrfmt("expected the bug (%s): %s", how->text, detail) :
 			 how->kind == BUG_CHECK ? xstrdup(detail) : xstrfmt("the bug shows: %s", detail);
 	} else if (how->kind == BUG_CHECK) {
 		/* a multi-check reproducer: fixed means every check passes */
@@ -545,7 +567,7 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 
 	snprintf(tag, sizeof(tag), "[%zu/%zu]", i + 1, n);
 	ret = compute_state(l, c);
-	if (ret == EXIT_PATCH) {
+	if (ret == PV_EPATCH) {
 		c->status = ret;
 		c->why = xstrfmt("%s does not apply", c->failed_patch);
 		lab_progress(l, "%s %s: %s", tag, c->name, c->why);
@@ -554,7 +576,7 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	if (ret)
 		return ret;
 	ret = build(l, c, tag);
-	if (ret == EXIT_INTERRUPTED || ret == EXIT_NO_TOOL || ret == EXIT_USAGE)
+	if (ret == PV_EINTERRUPTED || ret == PV_ENOTOOL || ret == PV_EINVALID)
 		return ret;
 	if (ret)
 		return 0;
@@ -596,157 +618,4 @@ void candidate_free(struct candidate *c)
 	free(c->own_bug);
 	boot_result_free(&c->boot);
 	memset(c, 0, sizeof(*c));
-}
-
-static const char *expect_text(const struct candidate *c, char *buf, size_t n)
-{
-	const struct bug_spec *how = c->expect.how;
-
-	if (!c->judge || !how)
-		return "none";
-	if (!c->expect.bug)
-		return how->kind == BUG_CHECK ? "all pass" : "no bug";
-	if (how->kind == BUG_CHECK)
-		snprintf(buf, n, "%s fails with %s", how->check, how->err);
-	else
-		snprintf(buf, n, "bug (%s)", how->text);
-	return buf;
-}
-
-/* The last lines the reproducer (and the kernel) printed: why a row is not as expected. */
-static void print_tail(const struct candidate *c)
-{
-	const struct serial_report *s = &c->boot.serial;
-	size_t from = s->noutput > 8 ? s->noutput - 8 : 0;
-
-	if (s->noutput)
-		printf("%-22s   last lines after the start marker (%s):\n", "", c->log);
-	for (size_t k = from; k < s->noutput; k++)
-		printf("%-22s   | %.*s\n", "", 160, s->output[k]);
-}
-
-void candidate_print_header(void)
-{
-	printf("%-22s %-28s %-14s %-12s %s\n", "candidate", "built state", "build", "boot",
-	       "result");
-}
-
-void candidate_print(const struct candidate *c)
-{
-	char build[32], boot[32];
-
-	if (c->status == EXIT_PATCH)
-		snprintf(build, sizeof(build), "-");
-	else if (c->status == EXIT_BUILD)
-		snprintf(build, sizeof(build), "FAILED");
-	else if (c->cached)
-		snprintf(build, sizeof(build), "cached");
-	else
-		snprintf(build, sizeof(build), "built %.0fs", c->build_seconds);
-	if (c->log && c->boot.seconds > 0)
-		snprintf(boot, sizeof(boot), "%s %.1fs", c->boot.accel, c->boot.seconds);
-	else
-		snprintf(boot, sizeof(boot), "-");
-	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->state ? c->state : "-", build, boot,
-	       c->ok ? "as expected" : "NOT as expected", c->why ? c->why : "not run");
-	if (c->role || c->models)
-		printf("%-22s   %s%s%s\n", "", c->role ? c->role : "",
-		       c->models ? "; models " : "", c->models ? c->models : "");
-	for (char **u = c->unstuck; u && *u; u++)
-		printf("%-22s   warning: %s did not stick in this kernel's .config\n", "", *u);
-	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
-		const struct guest_check *g = &c->boot.serial.checks[k];
-		if (!g->pass)
-			printf("%-22s   FAIL %s errno=%s expect=%s\n", "", g->name, g->err, g->expect);
-	}
-	if (!c->ok && c->log)
-		print_tail(c);
-}
-
-void candidate_json(struct json *j, const struct candidate *c)
-{
-	char hex[GIT_OID_HEXSZ + 1], buf[192];
-
-	json_obj_begin(j);
-	json_kstr(j, "name", c->name);
-	json_kstr(j, "role", c->role);
-	json_kstr(j, "models", c->models);
-	json_kstr(j, "commit", git_oid_tostr(hex, sizeof(hex), &c->commit));
-	json_kstr(j, "state", c->state);
-	json_key(j, "patches");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->npatches; i++)
-		json_str(j, c->patches[i]->name);
-	json_arr_end(j);
-	json_key(j, "compat_patches");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->ncompat; i++)
-		json_str(j, c->compat[i]);
-	json_arr_end(j);
-	json_kstr(j, "expect", expect_text(c, buf, sizeof(buf)));
-	json_kint(j, "status", c->status);
-	json_kstr(j, "failed_patch", c->failed_patch);
-	json_key(j, "build");
-	json_obj_begin(j);
-	json_kbool(j, "cached", c->cached);
-	json_kint(j, "milliseconds", (int64_t)(c->build_seconds * 1000));
-	json_kstr(j, "state_key", *c->key ? c->key : NULL);
-	json_kstr(j, "log", c->build_log);
-	json_obj_end(j);
-	json_key(j, "boot");
-	json_obj_begin(j);
-	json_kstr(j, "accel", c->log ? c->boot.accel : NULL);
-	json_kint(j, "milliseconds", (int64_t)(c->boot.seconds * 1000));
-	json_kbool(j, "timed_out", c->boot.timed_out);
-	json_kbool(j, "panic", c->boot.serial.panic);
-	json_kstr(j, "kernel", c->boot.serial.kernel);
-	json_kbool(j, "smp", c->smp);
-	{
-		char *status = oracle_status(&c->boot.serial);
-		json_kstr(j, "reproducer", c->log ? status : NULL);
-		free(status);
-	}
-	json_kstr(j, "crash", *c->boot.serial.crash ? c->boot.serial.crash : NULL);
-	json_kstr(j, "log", c->log);
-	json_kstr(j, "record", c->record);
-	json_kstr(j, "command", c->boot.cmdline);
-	json_key(j, "checks");
-	json_arr_begin(j);
-	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
-		const struct guest_check *g = &c->boot.serial.checks[k];
-		json_obj_begin(j);
-		json_kstr(j, "name", g->name);
-		json_kbool(j, "pass", g->pass);
-		json_kstr(j, "errno", g->err);
-		json_kstr(j, "expect", g->expect);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
-	json_key(j, "config_not_set");
-	json_arr_begin(j);
-	for (char **u = c->unstuck; u && *u; u++)
-		json_str(j, *u);
-	json_arr_end(j);
-	json_kbool(j, "bug_seen", c->bug_seen);
-	json_kbool(j, "as_expected", c->ok);
-	json_kstr(j, "why", c->why);
-	json_obj_end(j);
-}
-
-int lab_prepare(const struct lab_opts *o)
-{
-	struct lab l;
-	int ret = lab_open(&l, o);
-
-	if (!ret) {
-		printf("guest data:       %s\n", l.guest);
-		printf("kernel tree:      %s\n", l.tree.what);
-		printf("repository:       %s\n", git_repository_path(l.tree.repo));
-		printf("base commit:      %s\n", git_oid_tostr_s(&l.tree.base));
-		printf("work tree:        %s\n", l.tree.work);
-		printf("object directory: %s\n", l.tree.obj);
-	}
-	lab_close(&l);
-	return ret;
 }

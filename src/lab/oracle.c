@@ -7,6 +7,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/oracle.h"
 
 int oracle_parse(struct bug_spec *b, const char *text)
@@ -28,18 +29,20 @@ int oracle_parse(struct bug_spec *b, const char *text)
 		char msg[256];
 		b->kind = BUG_REGEX;
 		if (!text[6])
-			return error(EXIT_USAGE, "--bug '%s': the regex is empty", text);
+			return pv_error_set_about(PV_EINVALID, LAB_INPUT_BUG, "'%s': the regex is empty",
+						  text);
 		if ((rc = regcomp(&b->re, text + 6, REG_EXTENDED | REG_NOSUB))) {
 			regerror(rc, &b->re, msg, sizeof(msg));
-			return error(EXIT_USAGE, "--bug '%s': the regex does not compile: %s", text, msg);
+			return pv_error_set_about(PV_EINVALID, LAB_INPUT_BUG,
+						  "'%s': the regex does not compile: %s", text, msg);
 		}
 		b->have_re = true;
 		return 0;
 	}
 	if (!colon || colon == text || !colon[1] || (size_t)(colon - text) >= sizeof(b->check) ||
 	    strlen(colon + 1) >= sizeof(b->err) || strchr(colon + 1, ':'))
-		return error(EXIT_USAGE, "--bug '%s': not a kind of bug; give exit, oops, hang, "
-			     "regex:RE or CHECK:ERRNO", text);
+		return pv_error_set_about(PV_EINVALID, LAB_INPUT_BUG, "'%s': not a kind of bug; give "
+					  "exit, oops, hang, regex:RE or CHECK:ERRNO", text);
 	b->kind = BUG_CHECK;
 	memcpy(b->check, text, (size_t)(colon - text));
 	strcpy(b->err, colon + 1);

@@ -13,6 +13,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/digest.h"
 #include "patchver/lab/repro.h"
 
@@ -101,13 +102,14 @@ static char *compile_dir(const char *source, const char *cache, const char *cc_v
 	return xstrfmt("%s/repro/%s", cache, hex);
 }
 
-static void print_file(const char *path)
+/* The compiler's messages, "\n  | " before each line: they belong under the error. */
+static void add_log(struct sbuf *sb, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
 
 	while (f && fgets(line, sizeof(line), f))
-		pv_notice(PV_NOTICE_PROGRESS, "  | %.*s", (int)strcspn(line, "\n"), line);
+		sbuf_addf(sb, "\n  | %.*s", (int)strcspn(line, "\n"), line);
 	if (f)
 		fclose(f);
 }
@@ -134,15 +136,17 @@ static int compile(struct repro *r, const char *cache, const char *cc_version)
 	mkdir(dir, 0755);
 	unlink(log);
 	if (proc_run(argv, NULL, log, 300, &pr) < 0)
-		ret = error(EXIT_NO_TOOL, "cannot run cc: %s", strerror(errno));
+		ret = pv_error_set(PV_ENOTOOL, "cannot run cc: %s", strerror(errno));
 	else if (pr.interrupted)
-		ret = EXIT_INTERRUPTED;
+		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while compiling %s", r->source);
 	else if (pr.exit_code != 0) {
-		ret = error(EXIT_USAGE, "reproducer %s does not compile (cc " CFLAGS "):",
-			    r->source);
-		print_file(log);
+		struct sbuf why = SBUF_INIT;
+		add_log(&why, log);
+		ret = pv_error_set(PV_EINVALID, "reproducer %s does not compile (cc " CFLAGS "):%s",
+				   r->source, sbuf_str(&why));
+		sbuf_free(&why);
 	} else if (rename(tmp, r->binary) < 0)
-		ret = error(EXIT_NO_TOOL, "cannot write %s: %s", r->binary, strerror(errno));
+		ret = pv_error_set(PV_ENOTOOL, "cannot write %s: %s", r->binary, strerror(errno));
 out:
 	free(dir);
 	free(log);
@@ -168,18 +172,18 @@ static int classify(struct repro *r, const char *cache, const char *cc_version)
 	r->binary = xstrdup(r->source);
 	if (!strncmp(line, "#!", 2)) {
 		if (!sh_shebang(line, interp, sizeof(interp)))
-			return error(EXIT_USAGE, "reproducer %s: a '#!%s' script; the guest runs "
+			return pv_error_set(PV_EINVALID, "reproducer %s: a '#!%s' script; the guest runs "
 				     "scripts with busybox sh (ash): start it with #!/bin/sh",
 				     r->source, interp);
 		r->script = true;
 		return 0;
 	}
 	if (memcmp(line, ELFMAG, SELFMAG))
-		return error(EXIT_USAGE, "reproducer %s: neither a C source (*.c), a script "
+		return pv_error_set(PV_EINVALID, "reproducer %s: neither a C source (*.c), a script "
 			     "(#!/bin/sh) nor a static x86-64 ELF binary", r->source);
 	dyn = repro_elf_dynamic(r->source, why, sizeof(why));
 	if (dyn != 0)
-		return error(EXIT_USAGE, "reproducer %s: %s", r->source, why);
+		return pv_error_set(PV_EINVALID, "reproducer %s: %s", r->source, why);
 	return 0;
 }
 
@@ -193,13 +197,13 @@ static int add_file(struct repro *r, const char *arg)
 	struct stat st;
 
 	if (stat(src, &st) < 0 || !S_ISREG(st.st_mode) || access(src, R_OK) < 0) {
-		error(EXIT_USAGE, "--guest-file %s: %s", arg, stat(src, &st) < 0 ? strerror(errno)
+		pv_error_set_about(PV_EINVALID, LAB_INPUT_GUEST_FILE, "%s: %s", arg, stat(src, &st) < 0 ? strerror(errno)
 		      : "not a readable regular file");
 		goto fail;
 	}
 	if (dest[0] != '/' || strstr(dest, "/../") || !strcmp(dest + strlen(dest) - 1, "/") ||
 	    !strncmp(dest, "/.patchver", 10) || !strcmp(dest, "/init")) {
-		error(EXIT_USAGE, "--guest-file %s: the guest path must be an absolute file path "
+		pv_error_set_about(PV_EINVALID, LAB_INPUT_GUEST_FILE, "%s: the guest path must be an absolute file path "
 		      "(not /init, not under /.patchver)", arg);
 		goto fail;
 	}
@@ -210,7 +214,7 @@ static int add_file(struct repro *r, const char *arg)
 fail:
 	free(src);
 	free(dest);
-	return EXIT_USAGE;
+	return PV_EINVALID;
 }
 
 int repro_compile(struct repro *r, const char *source, const char *cache, const char *cc_version)
@@ -230,7 +234,7 @@ int repro_prepare(struct repro *r, const char *source, char *const *files, const
 	memset(r, 0, sizeof(*r));
 	r->source = xstrdup(source);
 	if (stat(source, &st) < 0 || !S_ISREG(st.st_mode))
-		return error(EXIT_USAGE, "reproducer %s: %s", source,
+		return pv_error_set(PV_EINVALID, "reproducer %s: %s", source,
 			     stat(source, &st) < 0 ? strerror(errno) : "not a regular file");
 	for (size_t i = 0; files && files[i]; i++)
 		if ((ret = add_file(r, files[i])))
@@ -239,7 +243,7 @@ int repro_prepare(struct repro *r, const char *source, char *const *files, const
 		return ret;
 	r->busybox = repro_find_busybox(why, sizeof(why));
 	if (!r->busybox && r->script)
-		return error(EXIT_NO_TOOL, "reproducer %s is a script, and %s", source, why);
+		return pv_error_set(PV_ENOTOOL, "reproducer %s is a script, and %s", source, why);
 	return 0;
 }
 

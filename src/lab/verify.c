@@ -11,7 +11,7 @@
 #include "patchver/base/cachedir.h"
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
-#include "patchver/base/json.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/lab.h"
 #include "patchver/base/proc.h"
 #include "patchver/engine/revs.h"
@@ -101,7 +101,7 @@ static int tag_commit(struct verify *v, uint32_t tag, git_oid *out)
 	int ret = 0;
 
 	if (git_revparse_single(&obj, v->lab.tree.repo, spec) < 0)
-		ret = error(EXIT_UNKNOWN_REV, "the kernel tree %s has no tag %s",
+		ret = pv_error_set(PV_ENOTFOUND, "the kernel tree %s has no tag %s",
 			    v->lab.tree.what, name);
 	else
 		*out = *git_object_id(obj);
@@ -206,7 +206,7 @@ static int scenario_model(struct verify *v, const struct triage *t)
 	int ret = 0;
 
 	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc < 2)
-		ret = error(EXIT_NO_TOOL, "no kernel patch series (model, fix) in %s",
+		ret = pv_error_set(PV_ENOTOOL, "no kernel patch series (model, fix) in %s",
 			    dir ? dir : v->lab.guest);
 	else if ((model = patch_of_file(v, g.gl_pathv[0], &ret)))
 		fix = patch_of_file(v, g.gl_pathv[1], &ret);
@@ -255,7 +255,7 @@ static int parse_candidate(struct verify *v, const char *spec)
 	int ret = 0;
 
 	if (!eq || eq == spec || !eq[1])
-		return error(EXIT_USAGE, "--candidate '%s': give NAME=REV|PATCH[,PATCH...]", spec);
+		return pv_error_set_about(PV_EINVALID, LAB_INPUT_CANDIDATE, "'%s': give NAME=REV|PATCH[,PATCH...]", spec);
 	c = add(v, xstrndup(spec, (size_t)(eq - spec)), "given on the command line",
 		&v->lab.tree.base);
 	c->judge = false;
@@ -274,7 +274,7 @@ static int parse_candidate(struct verify *v, const char *spec)
 				p = patch_of_commit(v, v->lab.tree.repo, git_object_id(obj), &ret);
 			have_base = true;
 		} else {
-			ret = error(EXIT_USAGE, "--candidate %s: '%s' is neither a patch file nor "
+			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CANDIDATE, "%s: '%s' is neither a patch file nor "
 				    "a commit of %s", c->name, it, v->lab.tree.what);
 		}
 		if (p)
@@ -293,7 +293,8 @@ static int parse_expect(struct verify *v, const char *spec)
 	const char *eq = strchr(spec, '=');
 
 	if (!eq)
-		return error(EXIT_USAGE, "--expect '%s': give NAME=pass, NAME=bug or NAME=<a --bug>", spec);
+		return pv_error_set_about(PV_EINVALID, LAB_INPUT_EXPECT, "'%s': give NAME=pass, NAME=bug "
+					  "or NAME=<how the bug shows>", spec);
 	for (size_t i = 0; i < v->n; i++) {
 		struct candidate *c = &v->c[i];
 		if (strlen(c->name) == (size_t)(eq - spec) && !strncmp(c->name, spec, (size_t)(eq - spec))) {
@@ -301,7 +302,7 @@ static int parse_expect(struct verify *v, const char *spec)
 			return lab_parse_expectation(&c->expect, eq + 1, &v->lab.bug, &c->own_bug);
 		}
 	}
-	return error(EXIT_USAGE, "--expect '%s': no --candidate is called '%.*s'", spec,
+	return pv_error_set_about(PV_EINVALID, LAB_INPUT_EXPECT, "'%s': no candidate is called '%.*s'", spec,
 		     (int)(eq - spec), spec);
 }
 
@@ -337,7 +338,7 @@ static int derive(struct verify *v)
 	contain_init(&c, v->h);
 	ret = triage_run(&t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
 	if (!ret && !t.groups[0].naffected)
-		ret = error(EXIT_NOT_CONFIRMED, "the triage finds no release with the bug "
+		ret = pv_error_set(PV_EUNCONFIRMED, "the triage finds no release with the bug "
 			    "(%s): nothing to verify", t.groups[0].verdict);
 	if (!ret) {
 		bool releases = tree_has_fix(v);
@@ -382,7 +383,6 @@ static int setup(struct verify *v, const char *fix_rev)
 	}
 	v->lab_opts = v->o->lab;
 	v->lab_opts.kernel_tree = pick_tree(v);
-	v->lab_opts.quiet = v->o->json;
 	if ((ret = lab_open(&v->lab, &v->lab_opts)))
 		return ret;
 	if (v->o->candidates && *v->o->candidates) {
@@ -422,99 +422,73 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 	return s;
 }
 
-static void print_text(const struct verify *v, const char *verdict)
-{
-	if (v->fix != PV_NONE) {
-		char *subject = history_subject(v->h, v->fix);
-		printf("fix:      %s %s\n", v->fix_hex, subject);
-		free(subject);
-	}
-	printf("tree:     %s (%s)\n", v->lab.tree.what, v->scenario);
-	for (size_t i = 0; i < v->n; i++) {
-		if (!v->c[i].ncompat)
-			continue;
-		printf("compat:   build-compatibility patches (guest/compat/) applied under every "
-		       "state, not part of any candidate's behaviour: %zu on %s\n",
-		       v->c[i].ncompat, v->c[i].name);
-		break;
-	}
-	candidate_print_header();
-	for (size_t i = 0; i < v->n; i++)
-		candidate_print(&v->c[i]);
-	printf("logs:     %s/boots/%s-*\n", v->lab.cache, v->lab.stamp);
-	printf("verdict:  %s\n", verdict);
-}
-
-static void print_json(const struct verify *v, bool confirmed, const char *verdict)
-{
-	struct json j;
-	char hex[GIT_OID_HEXSZ + 1];
-
-	json_init(&j, stdout);
-	json_obj_begin(&j);
-	json_kint(&j, "schema_version", 1);
-	json_key(&j, "verify_boot");
-	json_obj_begin(&j);
-	json_kstr(&j, "fix", v->fix == PV_NONE ? NULL :
-		  git_oid_tostr(hex, sizeof(hex), &v->h->dag.oids[v->fix]));
-	json_kstr(&j, "kernel_tree", v->lab.tree.what);
-	json_kstr(&j, "scenario", v->scenario);
-	json_kstr(&j, "accel", v->lab.accel);
-	json_key(&j, "candidates");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < v->n; i++)
-		candidate_json(&j, &v->c[i]);
-	json_arr_end(&j);
-	json_kbool(&j, "confirmed", confirmed);
-	json_kstr(&j, "verdict", verdict);
-	json_obj_end(&j);
-	json_obj_end(&j);
-}
-
+/* The candidate whose failure (a patch, a build, a boot) is the run's: the first. */
 static int first_failure(const struct verify *v)
 {
 	for (size_t i = 0; i < v->n; i++)
 		if (v->c[i].status)
 			return v->c[i].status;
-	return EXIT_NOT_CONFIRMED;
+	return 0;
 }
 
-int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts *o)
+static void fill_result(struct verify *v, struct verify_result *r)
 {
-	struct verify v;
-	bool confirmed = false;
-	char *verdict;
+	r->scenario = v->scenario;
+	if (v->fix != PV_NONE) {
+		git_oid_tostr(r->fix, sizeof(r->fix), &v->h->dag.oids[v->fix]);
+		r->fix_subject = history_subject(v->h, v->fix);
+	}
+	r->kernel_tree = v->lab.tree.what;
+	r->accel = v->lab.accel;
+	r->logs = xstrfmt("%s/boots/%s-*", v->lab.cache, v->lab.stamp);
+	r->c = v->c;
+	r->n = v->n;
+	r->verdict = verdict_of(v, &r->confirmed);
+	r->failure = r->confirmed ? 0 : first_failure(v);
+}
+
+static void verify_free(struct verify *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		candidate_free(&v->c[i]);
+	free(v->c);
+	for (size_t i = 0; i < v->npatches; i++) {
+		kpatch_free(v->patches[i]);
+		free(v->patches[i]);
+	}
+	free(v->patches);
+	lab_close(&v->lab);
+	free(v);
+}
+
+int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts *o,
+		struct verify_result *r)
+{
+	struct verify *v = xcalloc(1, sizeof(*v));
 	int ret;
 
-	memset(&v, 0, sizeof(v));
-	v.h = h;
-	v.o = o;
-	v.fix = PV_NONE;
+	memset(r, 0, sizeof(*r));
+	r->run = v;
+	v->h = h;
+	v->o = o;
+	v->fix = PV_NONE;
 	proc_install_signals();
-	ret = setup(&v, fix_rev);
-	for (size_t i = 0; !ret && i < v.n; i++)
-		ret = lab_run(&v.lab, &v.c[i], i, v.n);
-	if (!ret) {
-		verdict = verdict_of(&v, &confirmed);
-		if (o->json)
-			print_json(&v, confirmed, verdict);
-		else
-			print_text(&v, verdict);
-		free(verdict);
-		ret = confirmed ? 0 : first_failure(&v);
-	}
-	if (ret == EXIT_INTERRUPTED)
-		error(ret, "interrupted: make and qemu stopped, the cache is usable");
-	for (size_t i = 0; i < v.n; i++)
-		candidate_free(&v.c[i]);
-	free(v.c);
-	for (size_t i = 0; i < v.npatches; i++) {
-		kpatch_free(v.patches[i]);
-		free(v.patches[i]);
-	}
-	free(v.patches);
-	lab_close(&v.lab);
+	ret = setup(v, fix_rev);
+	for (size_t i = 0; !ret && i < v->n; i++)
+		ret = lab_run(&v->lab, &v->c[i], i, v->n);
+	if (!ret)
+		fill_result(v, r);
 	return ret;
+}
+
+void verify_result_free(struct verify_result *r)
+{
+	free(r->fix_subject);
+	free(r->logs);
+	free(r->verdict);
+	if (r->run)
+		verify_free(r->run);
+	memset(r, 0, sizeof(*r));
 }
 
 /* du -sk: 0 for a cache that does not exist yet */
@@ -525,21 +499,18 @@ static long long du(const char *path)
 	return kib < 0 ? 0 : kib;
 }
 
-int verify_cache_clean(void)
+int verify_cache_clean(struct cache_usage *u)
 {
 	char *cache = ktree_cache_dir();
 	char *images = xstrfmt("%s/images", cache), *boots = xstrfmt("%s/boots", cache);
-	long long before = du(cache), after;
 	char *argv[] = { "rm", "-rf", images, boots, NULL };
 	struct proc_result pr;
 
+	u->before_kib = du(cache);
 	proc_run(argv, NULL, NULL, 120, &pr);
-	after = du(cache);
-	printf("cache %s: %lld MiB, freed %lld MiB (images and boot logs; the kernel "
-	       "sources and object directories stay for incremental builds)\n",
-	       cache, after / 1024, (before - after) / 1024);
+	u->after_kib = du(cache);
+	u->cache = cache;
 	free(images);
 	free(boots);
-	free(cache);
 	return 0;
 }

@@ -105,24 +105,19 @@ static void manifest_load(struct manifest *m, const char *dir)
 
 static int manifest_save(const struct manifest *m, const char *dir)
 {
-	char *path = side_file(dir, "manifest"), *tmp = side_file(dir, "manifest.tmp");
+	char *path = side_file(dir, "manifest");
 	char hex[GIT_OID_HEXSZ + 1];
-	FILE *f = fopen(tmp, "w");
-	int ret = -1;
+	struct sbuf text = SBUF_INIT;
+	int ret = 0;
 
-	if (!f)
-		goto out;
 	for (size_t i = 0; i < m->nr; i++) {
 		git_oid_tostr(hex, sizeof(hex), &m->v[i].oid);
-		fprintf(f, "%o %s %s\n", m->v[i].mode, hex, m->v[i].path);
+		sbuf_addf(&text, "%o %s %s\n", m->v[i].mode, hex, m->v[i].path);
 	}
-	if (fclose(f) == 0 && rename(tmp, path) == 0)
-		ret = 0;
-out:
-	if (ret)
-		error(EXIT_BUILD, "cannot write %s: %s", path, strerror(errno));
+	if (file_write(path, text.buf, text.len) < 0)
+		ret = pv_error_set(PV_EBUILD, "cannot write %s: %s", path, strerror(errno));
+	sbuf_free(&text);
 	free(path);
-	free(tmp);
 	return ret;
 }
 
@@ -135,7 +130,7 @@ static int manifest_of_tree(struct manifest *m, git_repository *repo, const git_
 
 	if (git_tree_lookup(&tree, repo, id) < 0 || git_index_new(&idx) < 0 ||
 	    git_index_read_tree(idx, tree) < 0) {
-		error(EXIT_BUILD, "cannot read tree %s: %s", git_oid_tostr_s(id), git_errmsg());
+		ret = pv_error_set(PV_EBUILD, "cannot read tree %s: %s", git_oid_tostr_s(id), git_errmsg());
 		goto out;
 	}
 	for (size_t i = 0; i < git_index_entrycount(idx); i++) {
@@ -192,7 +187,7 @@ static int write_entry(const char *dir, git_repository *repo, const struct wt_en
 
 	sbuf_addf(&path, "%s/%s", dir, e->path);
 	if (git_blob_lookup(&blob, repo, &e->oid) < 0) {
-		error(EXIT_BUILD, "cannot read %s (%s): %s", e->path, git_oid_tostr_s(&e->oid),
+		ret = pv_error_set(PV_EBUILD, "cannot read %s (%s): %s", e->path, git_oid_tostr_s(&e->oid),
 		      git_errmsg());
 		goto out;
 	}
@@ -219,7 +214,7 @@ static int write_entry(const char *dir, git_repository *repo, const struct wt_en
 		ret = -1;
 fail:
 	if (ret)
-		error(EXIT_BUILD, "cannot write %s: %s", path.buf, strerror(errno));
+		ret = pv_error_set(PV_EBUILD, "cannot write %s: %s", path.buf, strerror(errno));
 out:
 	git_blob_free(blob);
 	sbuf_free(&path);
@@ -231,17 +226,16 @@ static int write_pending(const char *dir, const struct manifest *gone,
 			 const struct manifest *changed)
 {
 	char *path = side_file(dir, "pending");
-	FILE *f = fopen(path, "w");
-	int ret = f ? 0 : -1;
+	struct sbuf text = SBUF_INIT;
+	int ret = 0;
 
-	for (size_t i = 0; f && i < gone->nr; i++)
-		fprintf(f, "%s\n", gone->v[i].path);
-	for (size_t i = 0; f && i < changed->nr; i++)
-		fprintf(f, "%s\n", changed->v[i].path);
-	if (f && fclose(f) != 0)
-		ret = -1;
-	if (ret)
-		error(EXIT_BUILD, "cannot write %s: %s", path, strerror(errno));
+	for (size_t i = 0; i < gone->nr; i++)
+		sbuf_addf(&text, "%s\n", gone->v[i].path);
+	for (size_t i = 0; i < changed->nr; i++)
+		sbuf_addf(&text, "%s\n", changed->v[i].path);
+	if (file_write(path, text.buf, text.len) < 0)
+		ret = pv_error_set(PV_EBUILD, "cannot write %s: %s", path, strerror(errno));
+	sbuf_free(&text);
 	free(path);
 	return ret;
 }
@@ -279,7 +273,7 @@ int worktree_sync(const char *dir, git_repository *repo, const git_oid *tree, si
 
 	mkdir(dir, 0755);
 	manifest_load(&old, dir);
-	if (manifest_of_tree(&new, repo, tree) < 0)
+	if ((ret = manifest_of_tree(&new, repo, tree)) < 0)
 		goto out;
 	compare(&old, &new, &gone, &changed);
 	if (written)
@@ -288,7 +282,7 @@ int worktree_sync(const char *dir, git_repository *repo, const git_oid *tree, si
 		ret = 0;
 		goto out;
 	}
-	if (write_pending(dir, &gone, &changed) < 0)
+	if ((ret = write_pending(dir, &gone, &changed)) < 0)
 		goto out;
 	for (size_t i = 0; i < gone.nr; i++) {
 		struct sbuf p = SBUF_INIT;
@@ -297,11 +291,15 @@ int worktree_sync(const char *dir, git_repository *repo, const git_oid *tree, si
 		sbuf_free(&p);
 	}
 	for (size_t i = 0; i < changed.nr; i++) {
-		if (proc_interrupted() || write_entry(dir, repo, &changed.v[i]) < 0)
+		if (proc_interrupted()) {
+			ret = pv_error_set(PV_EINTERRUPTED, "interrupted while writing %s", dir);
+			goto out;
+		}
+		if ((ret = write_entry(dir, repo, &changed.v[i])) < 0)
 			goto out;
 	}
-	if (manifest_save(&new, dir) == 0 && unlink(pending) == 0)
-		ret = 0;
+	if ((ret = manifest_save(&new, dir)) == 0 && unlink(pending) < 0)
+		ret = pv_error_set(PV_EBUILD, "cannot remove %s: %s", pending, strerror(errno));
 out:
 	manifest_free(&old);
 	manifest_free(&new);

@@ -1,11 +1,14 @@
 /* Unit tests: the serial-log parser, crash titles and the --bug oracle. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "patchver/base/error.h"
 #include "patchver/base/proc.h"
 #include "patchver/lab/boot.h"
 #include "patchver/lab/crash.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/oracle.h"
 #include "patchver/lab/serial.h"
 
@@ -152,6 +155,14 @@ static enum boot_answer judge(const char *bug, const char *log, bool timed_out, 
 #define RUN(body) "PATCHVER-BEGIN kernel=6.1\nPATCHVER-REPRO-START\n" body
 #define OOPS "WARNING: CPU: 0 PID: 60 at kernel/sys.c:2412 f+0x1c/0x80\n"
 
+/* The error just recorded: about the bug, its message starting with want. */
+static bool refused_bug(const char *want)
+{
+	const struct pv_error *e = pv_error_last();
+
+	return e->about == LAB_INPUT_BUG && !strncmp(e->message, want, strlen(want));
+}
+
 static void oracle(void)
 {
 	struct bug_spec b;
@@ -187,14 +198,14 @@ static void oracle(void)
 		    "PATCHVER-REPRO-END exit=1\n"), false, "not ELOOP") == ANSWER_CLEAN);
 	CHECK(judge("b:ELOOP", RUN("PATCHVER-CHECK a PASS errno=0 expect=0\n"
 		    "PATCHVER-REPRO-END exit=0\n"), false, "did not run") == ANSWER_SKIP);
-	/* what --bug refuses */
-	CHECK(oracle_parse(&b, "regex:(") == 2);
+	/* what --bug refuses: an invalid input, about the bug, its value first */
+	CHECK(oracle_parse(&b, "regex:(") == PV_EINVALID && refused_bug("'regex:(': the regex does not compile"));
 	oracle_free(&b);
-	CHECK(oracle_parse(&b, "regex:") == 2);
+	CHECK(oracle_parse(&b, "regex:") == PV_EINVALID && refused_bug("'regex:': the regex is empty"));
 	oracle_free(&b);
-	CHECK(oracle_parse(&b, "panic") == 2);
+	CHECK(oracle_parse(&b, "panic") == PV_EINVALID && refused_bug("'panic': not a kind of bug"));
 	oracle_free(&b);
-	CHECK(oracle_parse(&b, "a:b:c") == 2);
+	CHECK(oracle_parse(&b, "a:b:c") == PV_EINVALID && refused_bug("'a:b:c': not a kind of bug"));
 	oracle_free(&b);
 }
 

@@ -80,9 +80,9 @@ static void expectations(void)
 	if (own)
 		oracle_free(own);
 	free(own);
-	CHECK(lab_parse_expectation(&e, "ELOOP", &dflt, &own) == EXIT_USAGE && !own);
-	CHECK(lab_parse_expectation(&e, ":ELOOP", &dflt, &own) == EXIT_USAGE);
-	CHECK(lab_parse_expectation(&e, "check:", &dflt, &own) == EXIT_USAGE);
+	CHECK(lab_parse_expectation(&e, "ELOOP", &dflt, &own) == PV_EINVALID && !own);
+	CHECK(lab_parse_expectation(&e, ":ELOOP", &dflt, &own) == PV_EINVALID);
+	CHECK(lab_parse_expectation(&e, "check:", &dflt, &own) == PV_EINVALID);
 	oracle_free(&dflt);
 }
 

@@ -51,18 +51,30 @@ enum pv_error_code {
 	PV_EPATCH = -13,      /* a patch does not apply to a tree */
 	PV_ENOTOOL = -14,     /* a program or a kernel source the work needs is missing */
 	PV_EINTERRUPTED = -15,/* SIGINT/SIGTERM arrived */
+	PV_EUNCONFIRMED = -16,/* a booted kernel contradicts what the caller said of it */
 };
 
-#define PV_ERROR_MAX 1024
+#define PV_ERROR_MAX 4096     /* room for a compiler's few lines under its error */
 
 struct pv_error {
 	int code;             /* a PV_E* code; PV_OK when none was set */
 	unsigned long serial; /* counts pv_error_set() calls: tells one error from the next */
+	/*
+	 * Which of the caller's inputs the message is about, as the layer
+	 * that set it numbers them (0: none; the lab: enum lab_input).  The
+	 * message then starts with the input's value, and cli/ puts the
+	 * option that gave it first ("--bug 'x': ...").
+	 */
+	int about;
 	char message[PV_ERROR_MAX];
 };
 
 /* Record code and a one-line message for this thread; returns code. */
 int pv_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same about one of the caller's inputs (struct pv_error's about). */
+int pv_error_set_about(int code, int about, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* This thread's last recorded error; code PV_OK when there is none. */
 const struct pv_error *pv_error_last(void);

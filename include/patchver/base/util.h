@@ -78,6 +78,13 @@ bool path_is_file(const char *path);
  */
 char *file_read(const char *path, size_t *len);
 
+/*
+ * Replace the file at path with len bytes of data, written beside it and
+ * renamed into place, so that a reader never sees half of it.  0, or -1
+ * with errno set.
+ */
+int file_write(const char *path, const void *data, size_t len);
+
 /* Big-endian numbers, as git's binary formats store them. */
 static inline uint32_t get_be32(const unsigned char *p)
 {

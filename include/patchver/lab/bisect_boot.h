@@ -13,18 +13,81 @@
  * releases, proven by boots and set against the triage's.
  */
 struct bisect_opts {
-	bool json;
 	struct lab_opts lab;        /* the machine; kernel_tree NULL: -C's repository */
 	const char *good, *bad;     /* known good (old) and bad (new) revs */
 	const char *fix;            /* a rev known fixed, after bad; NULL: no fix search */
-	const char *tests;          /* checks that decide, comma-separated; NULL: --bug decides */
+	const char *tests;          /* checks that decide, comma-separated; NULL: the bug decides */
 	const char *series;         /* "X.Y": bisect that stable series' tags */
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */
 	bool resume;                /* reuse the verdicts of an interrupted run's log */
 };
 
-/* 0 when found (and confirmed), else an EXIT_* code. */
-int bisect_boot(struct history *h, const struct bisect_opts *o);
+/* One state built and booted `boots` times (or its verdict read from the log). */
+struct bisect_step {
+	char *label, *kind;         /* "v2.6.34-rc1", "release" / "commit" / "end" / "confirm" */
+	char key[80];               /* commit, patches, boots: the log's key */
+	int verdict;                /* enum bisect_verdict, or -1: flaky */
+	bool fix_phase;             /* searched for the fix: "new" means passing */
+	int boots, bad_boots;
+	bool built, build_failed, cached, from_log;
+	double build_seconds, boot_seconds;
+	char *why;
+};
+
+/* One search's answer: a range of releases or commits. */
+struct bisect_finding {
+	bool done, ambiguous, confirmed;
+	uint32_t last_old_tag, first_new_tag;         /* PV_NONE: none */
+	uint32_t last_old, first_new;                 /* commits (DAG) */
+	uint32_t commit;                              /* the commit found, PV_NONE if none */
+	uint32_t *candidates;                         /* ambiguous: any of these */
+	size_t ncandidates;
+	int confirm_new, confirm_old, confirm_n;      /* boots that agreed, of confirm_n */
+	char *confirm_why;
+};
+
+struct bisect_boot_result {
+	struct bisect_step *steps;
+	size_t nsteps;
+	struct bisect_finding reg, fix;
+	bool reported;              /* the regression search ended: the findings are worth a report */
+	bool have_window;           /* both searches found releases: the window below */
+	uint32_t *window;           /* mainline releases from the first bad to the last unfixed */
+	size_t nwindow;
+	bool have_triage;           /* the triage of the fix commit, beside the boots */
+	uint32_t *triage_affected;  /* its mainline releases with the bug */
+	size_t ntriage_affected;
+	bool agree;                 /* window and triage_affected are the same releases */
+	bool names_culprit;         /* the triage's evidence names the boot-bisected commit */
+	bool confirmed;             /* every search found one answer, confirmed by boots */
+	int builds, boots;
+	long seconds;
+	char *log_path;             /* the --resume log */
+};
+
+/* What a bisection tells as it goes (each may be NULL). */
+struct bisect_events {
+	void (*started)(void *data, const char *kernel_tree, int repeat, int confirm_boots);
+	/* stage 1: n releases after `old` up to `new` */
+	void (*releases)(void *data, size_t n, const char *old, const char *new, bool fix_phase);
+	/* stage 2: n commits (merged: by the merge the search blamed) */
+	void (*commits)(void *data, size_t n, bool merged);
+	void (*step)(void *data, const struct bisect_step *s, size_t number);
+	void *data;
+};
+
+/*
+ * Bisect into *r (freed with bisect_boot_result_free, also after a
+ * failure; r->reported says whether it holds findings).  0 when every
+ * search ended (r->confirmed says whether the boots confirm it), else a
+ * PV_E* code: PV_EUNCONFIRMED when an end does not behave as given.
+ */
+int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bisect_events *ev,
+		struct bisect_boot_result *r);
+void bisect_boot_result_free(struct bisect_boot_result *r);
+
+/* "good", "bad", "flaky", "skip"; in the fix phase "good (fixed)", "bad (not fixed)". */
+const char *bisect_verdict_name(int verdict, bool fix_phase);
 
 #endif

@@ -44,7 +44,7 @@ const char *boot_pick_accel(const char *requested);
 /* Is an executable called name on PATH? */
 bool boot_have_tool(const char *name);
 
-/* Boot with cpus CPUs; the serial log goes to log.  0, or EXIT_NO_TOOL/EXIT_INTERRUPTED. */
+/* Boot with cpus CPUs; the serial log goes to log.  0, or PV_ENOTOOL/PV_EINTERRUPTED. */
 int boot_run(const char *kernel, const char *initrd, const char *log,
 	     const char *accel, int timeout, int cpus, struct boot_result *r);
 void boot_result_free(struct boot_result *r);

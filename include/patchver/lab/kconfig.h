@@ -19,7 +19,7 @@ struct kconfig_request {
 	char variant[17];           /* hash of the requests: the object directory's suffix, "" if none */
 };
 
-/* Check every --config argument.  0, or EXIT_USAGE naming the bad one. */
+/* Check every --config argument.  0, or PV_EINVALID naming the bad one. */
 int kconfig_request_init(struct kconfig_request *r, char *const *args, const char *guest);
 void kconfig_request_free(struct kconfig_request *r);
 

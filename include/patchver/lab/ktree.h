@@ -39,7 +39,7 @@ char *ktree_cache_dir(void);
 
 /*
  * tree: NULL for Debian's /usr/src/linux-source-*.tar.xz, a kernel git
- * repository, or a kernel source directory.  0 or an EXIT_* code.
+ * repository, or a kernel source directory.  0 or a PV_E* code.
  */
 int ktree_open(struct ktree *k, const char *cache, const char *tree);
 void ktree_free(struct ktree *k);
@@ -50,18 +50,18 @@ bool ktree_is_kernel(git_repository *repo, const git_oid *commit);
 /* "2.6.34-rc3": the version a tree's Makefile gives; "" if none. */
 void ktree_tree_version(git_repository *repo, const git_oid *tree, char *buf, size_t n);
 
-/* A patch file (mail or diff) as a diff.  0 or EXIT_INPUT. */
+/* A patch file (mail or diff) as a diff.  0 or PV_EINPUT. */
 int ktree_diff_file(git_diff **out, const char *path);
 
-/* A commit's change against its first parent.  0 or EXIT_CORRUPT. */
+/* A commit's change against its first parent.  0 or PV_ECORRUPT. */
 int ktree_diff_commit(git_diff **out, git_repository *repo, const git_oid *commit);
 
-/* The tree of a commit of the kernel tree.  0 or EXIT_UNKNOWN_REV. */
+/* The tree of a commit of the kernel tree.  0 or PV_ENOTFOUND. */
 int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree);
 
 /*
  * tree with diff applied, computed in memory (the kernel tree's writes are
- * caught in memory).  0, or EXIT_PATCH when it does not apply.
+ * caught in memory).  0, or PV_EPATCH when it does not apply.
  */
 int ktree_apply(struct ktree *k, const git_oid *tree, git_diff *diff, git_oid *out);
 
@@ -72,17 +72,17 @@ int ktree_apply(struct ktree *k, const git_oid *tree, git_diff *diff, git_oid *o
  */
 void ktree_use_variant(struct ktree *k, const char *variant);
 
-/* Put tree into work/ (only the files that differ).  0 or EXIT_BUILD. */
+/* Put tree into work/ (only the files that differ).  0 or PV_EBUILD. */
 int ktree_checkout(struct ktree *k, const git_oid *tree);
 
 /*
  * Configure with the fragment: tinyconfig + merge_config.sh where the
  * tree has them, else allnoconfig with KCONFIG_ALLCONFIG (old kernels).
- * Redone when the fragment changes.  0 or EXIT_BUILD.
+ * Redone when the fragment changes.  0 or PV_EBUILD.
  */
 int ktree_configure(struct ktree *k, const char *fragment, const char *log);
 
-/* make bzImage; *image: the built image (caller frees).  0 or EXIT_BUILD. */
+/* make bzImage; *image: the built image (caller frees).  0 or PV_EBUILD. */
 int ktree_build(struct ktree *k, const char *log, double *seconds, char **image);
 
 /* $DISTCC_HOSTS when builds go through distcc (masquerade), else NULL. */

@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <git2.h>
 
-#include "patchver/base/json.h"
 #include "patchver/lab/boot.h"
 #include "patchver/lab/kconfig.h"
 #include "patchver/lab/ktree.h"
@@ -52,8 +51,8 @@ struct candidate {
 	size_t ncompat;
 	git_oid tree;
 	char key[65];               /* tree, .config, compiler */
-	int status;                 /* 0, EXIT_PATCH, EXIT_BUILD, EXIT_BOOT */
-	char *failed_patch;         /* EXIT_PATCH: which one */
+	int status;                 /* 0, PV_EPATCH, PV_EBUILD, PV_EBOOT */
+	char *failed_patch;         /* PV_EPATCH: which one */
 	bool cached;
 	double build_seconds;
 	char *image, *build_log;
@@ -94,19 +93,16 @@ struct lab {
 	struct kconfig_request kreq;
 };
 
-/* Tools, cache lock, guest initramfs, kernel tree.  0 or an EXIT_* code. */
+/* Tools, cache lock, guest initramfs, kernel tree.  0 or a PV_E* code. */
 int lab_open(struct lab *l, const struct lab_opts *o);
 void lab_close(struct lab *l);
-
-/* --prepare-tree: extract and import the kernel tree, print where it is. */
-int lab_prepare(const struct lab_opts *o);
 
 void lab_progress(const struct lab *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
  * Build and boot candidate i of n (for progress), and judge it.  Returns
- * 0 when it ran (c->status says how), EXIT_INTERRUPTED or EXIT_NO_TOOL
+ * 0 when it ran (c->status says how), PV_EINTERRUPTED or PV_ENOTOOL
  * when the run must stop.
  */
 int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n);
@@ -114,20 +110,15 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n);
 /*
  * Parse "pass" (the bug must not show), "bug" (it must, as the run's
  * --bug says) or a --bug of its own ("CHECK:ERRNO", "oops", ...: into
- * *own, which the caller frees with oracle_free).  0 or EXIT_USAGE.
+ * *own, which the caller frees with oracle_free).  0 or PV_EINVALID.
  */
 int lab_parse_expectation(struct expectation *e, const char *text, const struct bug_spec *dflt,
 			  struct bug_spec **own);
 
-/* A patch file as a kpatch.  0 or EXIT_INPUT. */
+/* A patch file as a kpatch.  0 or PV_EINPUT. */
 int kpatch_from_file(struct kpatch *p, const char *path);
 void kpatch_free(struct kpatch *p);
 
 void candidate_free(struct candidate *c);
-void candidate_json(struct json *j, const struct candidate *c);
-
-/* One table row (and its failed checks) on stdout. */
-void candidate_print(const struct candidate *c);
-void candidate_print_header(void);
 
 #endif

@@ -33,7 +33,7 @@ struct bug_spec {
 
 enum boot_answer { ANSWER_CLEAN, ANSWER_BUG, ANSWER_SKIP };
 
-/* Parse --bug.  0, or EXIT_USAGE with a message naming the text. */
+/* Parse --bug.  0, or PV_EINVALID with a message naming the text. */
 int oracle_parse(struct bug_spec *b, const char *text);
 void oracle_free(struct bug_spec *b);
 

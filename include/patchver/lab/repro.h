@@ -13,7 +13,7 @@
  *     run by busybox-static's sh in the guest; bash and others refused;
  *   - a static x86-64 ELF: copied as is; one with a PT_INTERP header
  *     (dynamically linked) refused.
- * Everything refused is EXIT_USAGE with one line naming the file.
+ * Everything refused is PV_EINVALID with one line naming the file.
  */
 /* What the user says of the reproducer (--reproducer, --bug, --config, ...). */
 struct repro_opts {
@@ -45,12 +45,12 @@ struct repro {
  * Check and prepare source (a path) in cache; files: --guest-file
  * SRC[:DEST] arguments (NULL-terminated, may be NULL); cc_version: the
  * first line of `cc --version`, part of a compiled binary's cache key.
- * 0 or EXIT_USAGE.
+ * 0 or PV_EINVALID.
  */
 int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache,
 		  const char *cc_version);
 
-/* Only compile the C source (guest/init.c), cached as a reproducer is.  0 or EXIT_USAGE. */
+/* Only compile the C source (guest/init.c), cached as a reproducer is.  0 or PV_EINVALID. */
 int repro_compile(struct repro *r, const char *source, const char *cache, const char *cc_version);
 void repro_free(struct repro *r);
 

@@ -20,18 +20,48 @@
  * --candidate replaces them with the user's own.
  */
 struct verify_opts {
-	bool json;
 	/* the machine; kernel_tree NULL: -C's repository if it holds a kernel, else Debian's */
 	struct lab_opts lab;
 	const char *series_dir;     /* model scenario: regression model, then fix */
 	char **candidates;          /* NAME=ITEM[,ITEM...] */
-	char **expects;             /* NAME=pass|bug|<a --bug> */
+	char **expects;             /* NAME=pass|bug|<how the bug shows> */
 };
 
-/* fix_rev may be NULL with candidates.  0 when confirmed, else an EXIT_* code. */
-int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts *o);
+struct verify;
 
-/* --cache-clean: remove built images and boot logs; prints what it freed. */
-int verify_cache_clean(void);
+/* What the boots showed: everything a report of the run says. */
+struct verify_result {
+	const char *scenario;       /* "releases", "model", "user" */
+	char fix[GIT_OID_HEXSZ + 1];/* the fix's id; "" without one */
+	char *fix_subject;
+	const char *kernel_tree;    /* what the lab built from */
+	const char *accel;          /* QEMU's accelerator */
+	char *logs;                 /* the boot logs' pattern: "<cache>/boots/<stamp>-*" */
+	const struct candidate *c;  /* in the order they ran */
+	size_t n;
+	bool confirmed;             /* every candidate behaved as expected */
+	char *verdict;              /* one sentence */
+	int failure;                /* not confirmed: the first candidate's PV_EPATCH, PV_EBUILD
+				       or PV_EBOOT; 0 when each ran and one misbehaved */
+	struct verify *run;         /* the lab and patches the candidates borrow from */
+};
+
+/*
+ * Build and boot the candidates into *r (freed with verify_result_free,
+ * also after a failure).  fix_rev may be NULL with candidates.  0 when
+ * every candidate ran (r->confirmed says how they behaved), else a PV_E*
+ * code: PV_EUNCONFIRMED when the triage finds no release to verify.
+ */
+int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts *o,
+		struct verify_result *r);
+void verify_result_free(struct verify_result *r);
+
+struct cache_usage {
+	char *cache;                /* the cache directory; caller frees */
+	long long before_kib, after_kib;
+};
+
+/* --cache-clean: remove built images and boot logs, keep sources and object directories. */
+int verify_cache_clean(struct cache_usage *u);
 
 #endif

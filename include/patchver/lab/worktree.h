@@ -17,8 +17,8 @@
  * Make dir hold tree (of repo).  Files that differ are unlinked first and
  * written anew, so a hard-linked copy never changes its source.  An
  * interrupted sync leaves a journal, and the next one rewrites what it
- * had started.  *written (may be NULL): files written.  0 or -1 (message
- * printed).
+ * had started.  *written (may be NULL): files written.  0 or a PV_E* code
+ * (PV_EBUILD, PV_EINTERRUPTED; message recorded).
  */
 int worktree_sync(const char *dir, git_repository *repo, const git_oid *tree,
 		  size_t *written);

@@ -1,0 +1,227 @@
+/*
+ * --bisect-boot shown: each step as lab/bisect_boot.c finishes it, then
+ * the findings, as text or JSON, and the exit code of what they show.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "patchver/base/error.h"
+#include "patchver/base/json.h"
+#include "patchver/cli/bisect_report.h"
+#include "patchver/lab/bisect.h"
+#include "patchver/lab/bisect_boot.h"
+
+static void print_started(void *data, const char *kernel_tree, int repeat, int confirm_boots)
+{
+	printf("kernel tree: %s; each step boots %d time(s), the answer %d\n", kernel_tree, repeat,
+	       confirm_boots);
+}
+
+static void print_releases(void *data, size_t n, const char *old, const char *new,
+			   bool fix_phase)
+{
+	printf("bisect: %zu release(s) after %s up to %s, %s\n", n, old, new,
+	       fix_phase ? "looking for the first that passes" : "looking for the first that fails");
+}
+
+static void print_commits(void *data, size_t n, bool merged)
+{
+	printf("bisect: %zu commit(s)%s, first parent first\n", n,
+	       merged ? " merged by the blamed merge" : "");
+}
+
+static void print_step(void *data, const struct bisect_step *s, size_t number)
+{
+	char build[24] = "-", boot[24] = "-";
+
+	if (s->from_log)
+		snprintf(build, sizeof(build), "from log");
+	else if (s->cached)
+		snprintf(build, sizeof(build), "cached");
+	else if (s->build_failed)
+		snprintf(build, sizeof(build), "FAILED %.0fs", s->build_seconds);
+	else if (s->built)
+		snprintf(build, sizeof(build), "built %.0fs", s->build_seconds);
+	if (s->boots)
+		snprintf(boot, sizeof(boot), "%dx %.1fs", s->boots, s->boot_seconds);
+	printf("step %-3zu %-8s %-34.34s %-10s %-10s %-16s %s\n", number, s->kind, s->label,
+	       build, boot, bisect_verdict_name(s->verdict, s->fix_phase), s->why ? s->why : "");
+	/* a step takes minutes: show it now, not when the buffer fills */
+	fflush(stdout);
+}
+
+static const struct bisect_events text_events = {
+	print_started, print_releases, print_commits, print_step, NULL
+};
+
+/* A tag's name, or a commit's short id when there is no tag. */
+static const char *state_name(const struct history *h, uint32_t tag, uint32_t commit,
+			      char hex[13])
+{
+	if (tag != PV_NONE)
+		return h->tags.v[tag].shortname;
+	return git_oid_tostr(hex, 13, &h->dag.oids[commit]);
+}
+
+static void print_tags(const struct history *h, const char *what, const uint32_t *v, size_t n)
+{
+	printf("%-20s", what);
+	for (size_t i = 0; i < n; i++)
+		printf(" %s", h->tags.v[v[i]].shortname);
+	printf("%s\n", n ? "" : " none");
+}
+
+static void print_finding(const struct history *h, const char *what,
+			  const struct bisect_finding *f, bool fix)
+{
+	char buf[13], buf2[13];
+
+	printf("%-20s last %s %s, first %s %s%s\n", what, fix ? "failing" : "good",
+	       state_name(h, f->last_old_tag, f->last_old, buf), fix ? "passing" : "bad",
+	       state_name(h, f->first_new_tag, f->first_new, buf2),
+	       f->ambiguous && f->commit == PV_NONE ? " (skipped releases hide it)" : "");
+	if (f->ambiguous) {
+		printf("%-20s could be any of:", "");
+		for (size_t i = 0; i < f->ncandidates; i++)
+			printf(" %.12s", git_oid_tostr_s(&h->dag.oids[f->candidates[i]]));
+		printf(" (builds or boots failed in between)\n");
+	} else if (f->commit != PV_NONE) {
+		char *subject = history_subject(h, f->commit);
+		printf("%-20s %.12s %s (%s, boot-bisected)\n", "",
+		       git_oid_tostr_s(&h->dag.oids[f->commit]), subject,
+		       fix ? "fixed by" : "introduced by");
+		free(subject);
+	}
+	if (f->confirm_n)
+		printf("%-20s confirmed: %s in %d/%d boots, %s in %d/%d%s%s\n", "",
+		       fix ? "passes" : "fails", f->confirm_new, f->confirm_n,
+		       f->commit != PV_NONE ? "reverted" : "the release before",
+		       f->confirm_old, f->confirm_n, f->confirmed ? "" : ": NOT CONFIRMED, ",
+		       f->confirmed ? "" : (f->confirm_why ? f->confirm_why : ""));
+}
+
+static void print_text(const struct history *h, const struct bisect_boot_result *r)
+{
+	printf("\n");
+	print_finding(h, "regression:", &r->reg, false);
+	if (r->fix.done) {
+		print_finding(h, "fix:", &r->fix, true);
+		print_tags(h, "affected (boots):", r->window, r->nwindow);
+	}
+	if (r->have_triage) {
+		print_tags(h, "affected (triage):", r->triage_affected, r->ntriage_affected);
+		printf("%-20s %s\n", "", r->agree ? "the boots and the triage agree" :
+		       "the boots and the triage DISAGREE");
+		if (r->reg.commit != PV_NONE)
+			printf("%-20s the triage's evidence %s %.12s\n", "", r->names_culprit ?
+			       "names" : "does NOT name",
+			       git_oid_tostr_s(&h->dag.oids[r->reg.commit]));
+	}
+	printf("%-20s %zu steps, %d builds, %d boots, %lds; log %s\n", "work:", r->nsteps,
+	       r->builds, r->boots, r->seconds, r->log_path);
+}
+
+static void json_finding(struct json *j, const struct history *h, const char *key,
+			 const struct bisect_finding *f)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_key(j, key);
+	if (!f->done) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kstr(j, "last_old", f->last_old_tag != PV_NONE ? h->tags.v[f->last_old_tag].shortname
+							    : NULL);
+	json_kstr(j, "first_new", f->first_new_tag != PV_NONE ?
+		  h->tags.v[f->first_new_tag].shortname : NULL);
+	json_kstr(j, "commit", f->commit == PV_NONE ? NULL :
+		  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[f->commit]));
+	json_kbool(j, "ambiguous", f->ambiguous);
+	json_key(j, "candidates");
+	json_arr_begin(j);
+	for (size_t i = 0; i < f->ncandidates; i++)
+		json_str(j, git_oid_tostr(hex, sizeof(hex), &h->dag.oids[f->candidates[i]]));
+	json_arr_end(j);
+	json_kint(j, "confirm_boots", f->confirm_n);
+	json_kint(j, "confirm_new", f->confirm_new);
+	json_kint(j, "confirm_old", f->confirm_old);
+	json_kbool(j, "confirmed", f->confirmed);
+	json_obj_end(j);
+}
+
+static void json_tags(struct json *j, const struct history *h, const char *key,
+		      const uint32_t *v, size_t n)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (size_t i = 0; i < n; i++)
+		json_str(j, h->tags.v[v[i]].shortname);
+	json_arr_end(j);
+}
+
+static void json_step(struct json *j, const struct bisect_step *s)
+{
+	json_obj_begin(j);
+	json_kstr(j, "kind", s->kind);
+	json_kstr(j, "label", s->label);
+	json_kstr(j, "verdict", s->verdict < 0 ? "flaky" : s->verdict == BISECT_SKIP ? "skip" :
+		  s->verdict == BISECT_NEW ? "new" : "old");
+	json_kbool(j, "built", s->built);
+	json_kbool(j, "from_log", s->from_log);
+	json_kint(j, "build_milliseconds", (int64_t)(s->build_seconds * 1000));
+	json_kint(j, "boots", s->boots);
+	json_kint(j, "failing_boots", s->bad_boots);
+	json_kint(j, "boot_milliseconds", (int64_t)(s->boot_seconds * 1000));
+	json_kstr(j, "why", s->why);
+	json_obj_end(j);
+}
+
+static void print_json(const struct history *h, const struct bisect_boot_result *r)
+{
+	struct json j;
+
+	json_document_begin(&j, stdout);
+	json_key(&j, "bisect_boot");
+	json_obj_begin(&j);
+	json_key(&j, "steps");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < r->nsteps; i++)
+		json_step(&j, &r->steps[i]);
+	json_arr_end(&j);
+	json_finding(&j, h, "regression", &r->reg);
+	json_finding(&j, h, "fix", &r->fix);
+	if (r->fix.done)
+		json_tags(&j, h, "affected_by_boots", r->window, r->nwindow);
+	if (r->have_triage) {
+		json_tags(&j, h, "affected_by_triage", r->triage_affected, r->ntriage_affected);
+		json_kbool(&j, "agree", r->agree);
+		json_kbool(&j, "triage_names_culprit", r->names_culprit);
+	}
+	json_kint(&j, "builds", r->builds);
+	json_kint(&j, "boots", r->boots);
+	json_kstr(&j, "log", r->log_path);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+int bisect_report(struct history *h, const struct bisect_opts *o, bool json)
+{
+	struct bisect_boot_result r;
+	int ret = bisect_boot(h, o, json ? NULL : &text_events, &r);
+
+	if (r.reported) {
+		if (json)
+			print_json(h, &r);
+		else
+			print_text(h, &r);
+		if (!ret && !r.confirmed)
+			ret = EXIT_NOT_CONFIRMED;
+	}
+	if (ret == PV_EINTERRUPTED)
+		pv_error_set(ret, "interrupted: make and qemu stopped; rerun with --resume to "
+			     "continue");
+	bisect_boot_result_free(&r);
+	return ret;
+}

@@ -1,0 +1,242 @@
+/*
+ * --verify-boot shown: the candidates lab/verify.c built and booted, as a
+ * table or JSON, and the exit code of what they showed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/base/json.h"
+#include "patchver/cli/diag.h"
+#include "patchver/cli/verify_report.h"
+#include "patchver/lab/oracle.h"
+#include "patchver/lab/verify.h"
+
+static const char *expect_text(const struct candidate *c, char *buf, size_t n)
+{
+	const struct bug_spec *how = c->expect.how;
+
+	if (!c->judge || !how)
+		return "none";
+	if (!c->expect.bug)
+		return how->kind == BUG_CHECK ? "all pass" : "no bug";
+	if (how->kind == BUG_CHECK)
+		snprintf(buf, n, "%s fails with %s", how->check, how->err);
+	else
+		snprintf(buf, n, "bug (%s)", how->text);
+	return buf;
+}
+
+/* The last lines the reproducer (and the kernel) printed: why a row is not as expected. */
+static void print_tail(const struct candidate *c)
+{
+	const struct serial_report *s = &c->boot.serial;
+	size_t from = s->noutput > 8 ? s->noutput - 8 : 0;
+
+	if (s->noutput)
+		printf("%-22s   last lines after the start marker (%s):\n", "", c->log);
+	for (size_t k = from; k < s->noutput; k++)
+		printf("%-22s   | %.*s\n", "", 160, s->output[k]);
+}
+
+static void print_header(void)
+{
+	printf("%-22s %-28s %-14s %-12s %s\n", "candidate", "built state", "build", "boot",
+	       "result");
+}
+
+static void print_candidate(const struct candidate *c)
+{
+	char build[32], boot[32];
+
+	if (c->status == PV_EPATCH)
+		snprintf(build, sizeof(build), "-");
+	else if (c->status == PV_EBUILD)
+		snprintf(build, sizeof(build), "FAILED");
+	else if (c->cached)
+		snprintf(build, sizeof(build), "cached");
+	else
+		snprintf(build, sizeof(build), "built %.0fs", c->build_seconds);
+	if (c->log && c->boot.seconds > 0)
+		snprintf(boot, sizeof(boot), "%s %.1fs", c->boot.accel, c->boot.seconds);
+	else
+		snprintf(boot, sizeof(boot), "-");
+	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->state ? c->state : "-", build, boot,
+	       c->ok ? "as expected" : "NOT as expected", c->why ? c->why : "not run");
+	if (c->role || c->models)
+		printf("%-22s   %s%s%s\n", "", c->role ? c->role : "",
+		       c->models ? "; models " : "", c->models ? c->models : "");
+	for (char **u = c->unstuck; u && *u; u++)
+		printf("%-22s   warning: %s did not stick in this kernel's .config\n", "", *u);
+	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
+		const struct guest_check *g = &c->boot.serial.checks[k];
+		if (!g->pass)
+			printf("%-22s   FAIL %s errno=%s expect=%s\n", "", g->name, g->err, g->expect);
+	}
+	if (!c->ok && c->log)
+		print_tail(c);
+}
+
+static void json_candidate(struct json *j, const struct candidate *c)
+{
+	char hex[GIT_OID_HEXSZ + 1], buf[192];
+
+	json_obj_begin(j);
+	json_kstr(j, "name", c->name);
+	json_kstr(j, "role", c->role);
+	json_kstr(j, "models", c->models);
+	json_kstr(j, "commit", git_oid_tostr(hex, sizeof(hex), &c->commit));
+	json_kstr(j, "state", c->state);
+	json_key(j, "patches");
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->npatches; i++)
+		json_str(j, c->patches[i]->name);
+	json_arr_end(j);
+	json_key(j, "compat_patches");
+	json_arr_begin(j);
+	for (size_t i = 0; i < c->ncompat; i++)
+		json_str(j, c->compat[i]);
+	json_arr_end(j);
+	json_kstr(j, "expect", expect_text(c, buf, sizeof(buf)));
+	/* the exit code its failure would have: what scripts read since version 1 */
+	json_kint(j, "status", c->status ? diag_exit_code(c->status) : 0);
+	json_kstr(j, "failed_patch", c->failed_patch);
+	json_key(j, "build");
+	json_obj_begin(j);
+	json_kbool(j, "cached", c->cached);
+	json_kint(j, "milliseconds", (int64_t)(c->build_seconds * 1000));
+	json_kstr(j, "state_key", *c->key ? c->key : NULL);
+	json_kstr(j, "log", c->build_log);
+	json_obj_end(j);
+	json_key(j, "boot");
+	json_obj_begin(j);
+	json_kstr(j, "accel", c->log ? c->boot.accel : NULL);
+	json_kint(j, "milliseconds", (int64_t)(c->boot.seconds * 1000));
+	json_kbool(j, "timed_out", c->boot.timed_out);
+	json_kbool(j, "panic", c->boot.serial.panic);
+	json_kstr(j, "kernel", c->boot.serial.kernel);
+	json_kbool(j, "smp", c->smp);
+	{
+		char *status = oracle_status(&c->boot.serial);
+		json_kstr(j, "reproducer", c->log ? status : NULL);
+		free(status);
+	}
+	json_kstr(j, "crash", *c->boot.serial.crash ? c->boot.serial.crash : NULL);
+	json_kstr(j, "log", c->log);
+	json_kstr(j, "record", c->record);
+	json_kstr(j, "command", c->boot.cmdline);
+	json_key(j, "checks");
+	json_arr_begin(j);
+	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
+		const struct guest_check *g = &c->boot.serial.checks[k];
+		json_obj_begin(j);
+		json_kstr(j, "name", g->name);
+		json_kbool(j, "pass", g->pass);
+		json_kstr(j, "errno", g->err);
+		json_kstr(j, "expect", g->expect);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	json_key(j, "config_not_set");
+	json_arr_begin(j);
+	for (char **u = c->unstuck; u && *u; u++)
+		json_str(j, *u);
+	json_arr_end(j);
+	json_kbool(j, "bug_seen", c->bug_seen);
+	json_kbool(j, "as_expected", c->ok);
+	json_kstr(j, "why", c->why);
+	json_obj_end(j);
+}
+
+static void print_text(const struct verify_result *r)
+{
+	if (*r->fix)
+		printf("fix:      %.12s %s\n", r->fix, r->fix_subject);
+	printf("tree:     %s (%s)\n", r->kernel_tree, r->scenario);
+	for (size_t i = 0; i < r->n; i++) {
+		if (!r->c[i].ncompat)
+			continue;
+		printf("compat:   build-compatibility patches (guest/compat/) applied under every "
+		       "state, not part of any candidate's behaviour: %zu on %s\n",
+		       r->c[i].ncompat, r->c[i].name);
+		break;
+	}
+	print_header();
+	for (size_t i = 0; i < r->n; i++)
+		print_candidate(&r->c[i]);
+	printf("logs:     %s\n", r->logs);
+	printf("verdict:  %s\n", r->verdict);
+}
+
+static void print_json(const struct verify_result *r)
+{
+	struct json j;
+
+	json_document_begin(&j, stdout);
+	json_key(&j, "verify_boot");
+	json_obj_begin(&j);
+	json_kstr(&j, "fix", *r->fix ? r->fix : NULL);
+	json_kstr(&j, "kernel_tree", r->kernel_tree);
+	json_kstr(&j, "scenario", r->scenario);
+	json_kstr(&j, "accel", r->accel);
+	json_key(&j, "candidates");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < r->n; i++)
+		json_candidate(&j, &r->c[i]);
+	json_arr_end(&j);
+	json_kbool(&j, "confirmed", r->confirmed);
+	json_kstr(&j, "verdict", r->verdict);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+int verify_report(struct history *h, const char *fix_rev, const struct verify_opts *o, bool json)
+{
+	struct verify_result r;
+	int ret = verify_boot(h, fix_rev, o, &r);
+
+	if (!ret) {
+		if (json)
+			print_json(&r);
+		else
+			print_text(&r);
+		/* the first failed candidate's failure was said as it happened */
+		ret = r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) : EXIT_NOT_CONFIRMED;
+	} else if (ret == PV_EINTERRUPTED) {
+		pv_error_set(ret, "interrupted: make and qemu stopped, the cache is usable");
+	}
+	verify_result_free(&r);
+	return ret;
+}
+
+int verify_report_cache_clean(void)
+{
+	struct cache_usage u = { 0 };
+	int ret = verify_cache_clean(&u);
+
+	if (!ret)
+		printf("cache %s: %lld MiB, freed %lld MiB (images and boot logs; the kernel "
+		       "sources and object directories stay for incremental builds)\n",
+		       u.cache, u.after_kib / 1024, (u.before_kib - u.after_kib) / 1024);
+	free(u.cache);
+	return ret;
+}
+
+int verify_report_prepare_tree(const struct lab_opts *o)
+{
+	struct lab l;
+	int ret = lab_open(&l, o);
+
+	if (!ret) {
+		printf("guest data:       %s\n", l.guest);
+		printf("kernel tree:      %s\n", l.tree.what);
+		printf("repository:       %s\n", git_repository_path(l.tree.repo));
+		printf("base commit:      %s\n", git_oid_tostr_s(&l.tree.base));
+		printf("work tree:        %s\n", l.tree.work);
+		printf("object directory: %s\n", l.tree.obj);
+	}
+	lab_close(&l);
+	return ret;
+}
