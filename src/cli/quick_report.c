@@ -7,86 +7,105 @@
 
 #include "patchver/cli/quick_report.h"
 #include "patchver/cli/render.h"
-#include "patchver/engine/upstream.h"
-#include "patchver/engine/objstore.h"
 
-/* One rev's answer from the index, as report.c computes it: false when declined. */
-static bool compute_quick(struct reporter *r, struct quick *q, const char *spec,
-			  struct answer *a)
+/*
+ * The release index as a query source (engine/query.h).  Any failure is
+ * a decline: the history answers instead, and says what went wrong.
+ */
+struct index_source {
+	struct quick *q;
+	struct sbuf tag_name;       /* the annotated tag the last rev named, if it named one */
+};
+
+static int ix_resolve(void *self, const char *spec, struct rev *rev)
 {
-	enum report_mode m = r->opts->mode;
-	char *msg = NULL;
-	bool ok = false;
-	int named = 0, tag_named;
+	struct index_source *s = self;
+	int tag_named;
 
-	memset(a, 0, sizeof(*a));
-	a->first_release = a->first_final = a->upstream = a->upstream_first = PV_NONE;
-	if (quick_lookup(q, spec, true, &a->rev.commit) < 0)
-		return false;
-	memcpy(a->rev.oid.id, quick_oid(q, a->rev.commit), GIT_OID_RAWSZ);
-	a->rev.type = GIT_OBJECT_COMMIT;
-	if (m == REPORT_FIRST)
-		return quick_first_release(q, a->rev.commit, &a->first_release) == 0;
-	if (m != REPORT_TAGS) {
-		if ((tag_named = quick_tag_object_name(q, &a->name)) < 0)
-			return false;
-		/* a tag object's name-rev is its ref: the commit's name is not asked */
-		if (!(tag_named && m == REPORT_NAME_REV) &&
-		    (named = quick_name(q, a->rev.commit, &a->describe)) < 0)
-			return false;
-		a->has_describe = named;
-		/* name-rev without --peel-tag names a tag object by its ref (report.c) */
-		if (tag_named)
-			a->rev.type = GIT_OBJECT_TAG;
-		else
-			sbuf_add(&a->name, sbuf_str(&a->describe), a->describe.len);
-		a->has_name = tag_named || named;
-	}
-	if (m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
-		return true;
-	if (!(msg = quick_message(q, a->rev.commit)))
-		return false;
-	a->subject = objstore_subject(msg);
-	{
-		size_t ntags;
-		uint32_t *tags = quick_containing(q, a->rev.commit, &ntags);
-		if (!tags) {
-			free(msg);
-			return false;
-		}
-		answer_set_releases(r->tags, tags, ntags, a);
-	}
-	ok = true;
-	if (m == REPORT_FULL) {
-		size_t nb;
-		const struct backport *b = quick_backports(q, a->rev.commit, &nb);
-		if (!b)
-			ok = false;
-		else
-			answer_set_backports(a, b, nb, (const git_oid *)quick_oid(q, 0));
-	}
-	if (ok && m == REPORT_FULL && (a->backport = upstream_ref(msg, a->upstream_hex))) {
-		/* an upstream id the index lacks, or a short one: the normal path looks further */
-		ok = quick_lookup(q, a->upstream_hex, false, &a->upstream) == 0 &&
-		     quick_first_release(q, a->upstream, &a->upstream_first) == 0;
-		if (ok)
-			memcpy(a->upstream_oid.id, quick_oid(q, a->upstream), GIT_OID_RAWSZ);
-	}
-	free(msg);
-	return ok;
+	if (quick_lookup(s->q, spec, true, &rev->commit) < 0)
+		return -1;
+	memcpy(rev->oid.id, quick_oid(s->q, rev->commit), GIT_OID_RAWSZ);
+	/* asked now: the next lookup (an upstream id) forgets which tag the rev read */
+	sbuf_reset(&s->tag_name);
+	if ((tag_named = quick_tag_object_name(s->q, &s->tag_name)) < 0)
+		return -1;
+	rev->type = tag_named ? GIT_OBJECT_TAG : GIT_OBJECT_COMMIT;
+	return 0;
+}
+
+static int ix_first_release(void *self, uint32_t commit, uint32_t *tag)
+{
+	return quick_first_release(((struct index_source *)self)->q, commit, tag);
+}
+
+static int ix_name(void *self, uint32_t commit, struct sbuf *out, bool *named)
+{
+	int ret = quick_name(((struct index_source *)self)->q, commit, out);
+
+	*named = ret > 0;
+	return ret < 0 ? ret : 0;
+}
+
+static int ix_tag_name(void *self, const struct rev *rev, struct sbuf *out, bool *named)
+{
+	struct index_source *s = self;
+
+	sbuf_add(out, sbuf_str(&s->tag_name), s->tag_name.len);
+	*named = true;
+	return 0;
+}
+
+static int ix_message(void *self, uint32_t commit, char **msg)
+{
+	*msg = quick_message(((struct index_source *)self)->q, commit);
+	return *msg ? 0 : -1;
+}
+
+static int ix_containing(void *self, uint32_t commit, uint32_t **tags, size_t *n)
+{
+	*tags = quick_containing(((struct index_source *)self)->q, commit, n);
+	return *tags ? 0 : -1;
+}
+
+static int ix_backports(void *self, uint32_t commit, const struct backport **b, size_t *n,
+			const git_oid **oids)
+{
+	struct quick *q = ((struct index_source *)self)->q;
+
+	*b = quick_backports(q, commit, n);
+	*oids = (const git_oid *)quick_oid(q, 0);
+	return *b ? 0 : -1;
+}
+
+/* an upstream id the index lacks, or a short one: the history looks further */
+static int ix_upstream(void *self, const char *hex, uint32_t *commit, git_oid *oid,
+		       uint32_t *first)
+{
+	struct quick *q = ((struct index_source *)self)->q;
+
+	if (quick_lookup(q, hex, false, commit) < 0 || quick_first_release(q, *commit, first) < 0)
+		return -1;
+	memcpy(oid->id, quick_oid(q, *commit), GIT_OID_RAWSZ);
+	return 0;
 }
 
 int report_quick(struct quick *q, const struct report_opts *opts,
 		 const char **revs, size_t nrevs)
 {
 	struct reporter r = { .opts = opts, .tags = quick_tags(q) };
+	struct index_source self = { q, SBUF_INIT };
+	const struct query_source src = {
+		r.tags, &self, ix_resolve, ix_first_release, ix_name, ix_tag_name, ix_message,
+		ix_containing, ix_backports, ix_upstream,
+	};
 	struct answer *a = xcalloc(nrevs + 1, sizeof(*a));
+	unsigned want = report_wants(opts->mode);
 	size_t n = 0;
 	bool ok = true;
 
 	/* every answer first: a decline must leave nothing printed */
 	while (ok && n < nrevs) {
-		ok = compute_quick(&r, q, revs[n], &a[n]);
+		ok = query_answer(&src, want, revs[n], &a[n]) == 0;
 		n++;
 	}
 	/* as report.c: a rev git cannot describe ends the run */
@@ -96,5 +115,6 @@ int report_quick(struct quick *q, const struct report_opts *opts,
 	for (size_t i = 0; i < n; i++)
 		answer_free(&a[i]);
 	free(a);
+	sbuf_free(&self.tag_name);
 	return ok ? r.ret : -1;
 }

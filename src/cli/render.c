@@ -9,49 +9,21 @@
 #include "patchver/cli/render.h"
 #include "patchver/engine/oid.h"
 
-bool report_wants_contain(enum report_mode m)
+unsigned report_wants(enum report_mode m)
 {
-	return m == REPORT_FULL || m == REPORT_TAGS;
-}
-
-void answer_set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags,
-			 struct answer *a)
-{
-	a->releases = xmalloc((ntags + 1) * sizeof(uint32_t));
-	a->nreleases = tags_releases_among(t, tags, ntags, a->releases);
-	free(tags);
-	a->first_release = a->first_final = PV_NONE;
-	for (size_t i = 0; i < a->nreleases; i++) {
-		const struct tag *tag = &t->v[a->releases[i]];
-		if (a->first_release == PV_NONE)
-			a->first_release = a->releases[i];
-		if (a->first_final == PV_NONE && !kver_is_rc(&tag->ver))
-			a->first_final = a->releases[i];
+	switch (m) {
+	case REPORT_FULL:
+		return QUERY_DESCRIBE | QUERY_NAME_REV | QUERY_RELEASES | QUERY_STABLE;
+	case REPORT_DESCRIBE:
+		return QUERY_DESCRIBE;
+	case REPORT_NAME_REV:
+		return QUERY_NAME_REV;
+	case REPORT_TAGS:
+		return QUERY_RELEASES;
+	case REPORT_FIRST:
+		break;
 	}
-}
-
-void answer_set_backports(struct answer *a, const struct backport *b, size_t n,
-			  const git_oid *oids)
-{
-	a->backports = xcalloc(n + 1, sizeof(*a->backports));
-	for (size_t i = 0; i < n; i++) {
-		struct answer_backport *e = &a->backports[a->nbackports++];
-		e->commit = oids[b[i].commit];
-		e->tag = b[i].tag >= BACKMAP_ON_BRANCH ? PV_NONE : b[i].tag;
-		e->reverted = b[i].revert != PV_NONE;
-		if (e->reverted)
-			e->revert = oids[b[i].revert];
-		e->revert_tag = b[i].revert_tag >= BACKMAP_ON_BRANCH ? PV_NONE : b[i].revert_tag;
-	}
-}
-
-void answer_free(struct answer *a)
-{
-	free(a->backports);
-	free(a->subject);
-	sbuf_free(&a->describe);
-	sbuf_free(&a->name);
-	free(a->releases);
+	return QUERY_FIRST_ONLY;
 }
 
 static const char *tag_name(const struct reporter *r, uint32_t t)
@@ -279,7 +251,7 @@ static void print_json(struct reporter *r, struct json *j, const struct answer *
 		json_kstr(j, "name_rev", a->has_name ? a->name.buf : NULL);
 	if (m == REPORT_FIRST)
 		json_kstr(j, "first_release", tag_name(r, a->first_release));
-	if (report_wants_contain(m)) {
+	if (report_wants(m) & QUERY_RELEASES) {
 		json_kstr(j, "first_release", tag_name(r, a->first_release));
 		json_kstr(j, "first_final", tag_name(r, a->first_final));
 		json_key(j, "releases");

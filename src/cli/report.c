@@ -14,7 +14,6 @@
 #include "patchver/cli/render.h"
 #include "patchver/cli/report.h"
 #include "patchver/engine/revs.h"
-#include "patchver/engine/upstream.h"
 #include "patchver/stable/backports.h"
 #include "patchver/base/util.h"
 
@@ -28,85 +27,97 @@ struct full_reporter {
 	bool have_map;
 };
 
+/* The history as a query source (engine/query.h). */
+static int h_resolve(void *self, const char *spec, struct rev *rev)
+{
+	struct full_reporter *r = self;
+
+	return rev_resolve(rev, r->h->repo, &r->h->dag, spec);
+}
+
+static int h_first_release(void *self, uint32_t commit, uint32_t *tag)
+{
+	struct full_reporter *r = self;
+
+	/* the bulk assignment: every commit's first release from one walk */
+	*tag = contain_first_release(&r->contain, commit);
+	return r->contain.err;
+}
+
+static int h_name(void *self, uint32_t commit, struct sbuf *out, bool *named)
+{
+	struct full_reporter *r = self;
+
+	*named = naming_name(&r->naming, commit, out);
+	return r->naming.err;
+}
+
+static int h_tag_name(void *self, const struct rev *rev, struct sbuf *out, bool *named)
+{
+	struct full_reporter *r = self;
+
+	*named = naming_exact(&r->naming, &rev->object, out);
+	return r->naming.err;
+}
+
+static int h_message(void *self, uint32_t commit, char **msg)
+{
+	*msg = history_message(((struct full_reporter *)self)->h, commit);
+	return 0;
+}
+
+static int h_containing(void *self, uint32_t commit, uint32_t **tags, size_t *n)
+{
+	struct full_reporter *r = self;
+
+	*tags = contain_tags(&r->contain, commit, n);
+	if (r->contain.err) {
+		free(*tags);
+		*tags = NULL;
+	}
+	return r->contain.err;
+}
+
 /*
- * The stable lines' backports of a's commit: the index's map, or without
- * one every stable-line commit read, so that both paths give one answer
+ * The stable lines' backports of a commit: the index's map, or without
+ * one every stable-line commit read, so that both sources give one answer
  * (a backport need not change its upstream's files).  Read once a run.
  */
-static void find_backports(struct full_reporter *r, struct answer *a)
+static int h_backports(void *self, uint32_t commit, const struct backport **b, size_t *n,
+		       const git_oid **oids)
 {
+	struct full_reporter *r = self;
+
 	if (!r->have_map)
 		r->have_map = backport_map_build(&r->map, r->h, &r->contain, NULL, 0) == 0;
-	if (r->have_map) {
-		size_t n;
-		const struct backport *b = backport_map_of(&r->map, a->rev.commit, &n);
-		answer_set_backports(a, b, n, r->h->dag.oids);
-	}
+	*n = 0;
+	*b = r->have_map ? backport_map_of(&r->map, commit, n) : NULL;
+	*oids = r->h->dag.oids;
+	return 0;
 }
 
-static void find_backport(struct full_reporter *r, struct answer *a)
+static int h_upstream(void *self, const char *hex, uint32_t *commit, git_oid *oid,
+		      uint32_t *first)
 {
-	char *msg = history_message(r->h, a->rev.commit);
+	struct full_reporter *r = self;
 
-	a->upstream = a->upstream_first = PV_NONE;
-	a->backport = msg && upstream_ref(msg, a->upstream_hex);
-	free(msg);
-	if (!a->backport)
-		return;
-	a->upstream = rev_find_hex(&r->h->dag, a->upstream_hex);
-	if (a->upstream != PV_NONE) {
-		git_oid_cpy(&a->upstream_oid, &r->h->dag.oids[a->upstream]);
-		a->upstream_first = contain_first_release(&r->contain, a->upstream);
+	*commit = rev_find_hex(&r->h->dag, hex);
+	if (*commit != PV_NONE) {
+		git_oid_cpy(oid, &r->h->dag.oids[*commit]);
+		*first = contain_first_release(&r->contain, *commit);
 	}
-}
-
-static void compute_answer(struct full_reporter *r, const char *spec, struct answer *a)
-{
-	enum report_mode m = r->out.opts->mode;
-
-	memset(a, 0, sizeof(*a));
-	a->first_release = a->first_final = PV_NONE;
-	a->err = rev_resolve(&a->rev, r->h->repo, &r->h->dag, spec);
-	if (a->err)
-		return;
-	if (m == REPORT_FIRST) {
-		/* the bulk assignment: every commit's first release from one walk */
-		a->first_release = contain_first_release(&r->contain, a->rev.commit);
-		a->err = r->contain.err;
-		return;
-	}
-	if (m == REPORT_FULL || m == REPORT_DESCRIBE)
-		a->has_describe = naming_name(&r->naming, a->rev.commit, &a->describe);
-	if (m == REPORT_FULL || m == REPORT_NAME_REV) {
-		/* name-rev without --peel-tag names a tag object by its ref */
-		if (a->rev.type == GIT_OBJECT_COMMIT)
-			a->has_name = naming_name(&r->naming, a->rev.commit, &a->name);
-		else
-			a->has_name = naming_exact(&r->naming, &a->rev.object, &a->name);
-	}
-	if (r->naming.err)
-		a->err = r->naming.err;
-	/* an answer in error shows only the error: one broken walk says it once */
-	if (a->err || m == REPORT_DESCRIBE || m == REPORT_NAME_REV)
-		return;
-	a->subject = history_subject(r->h, a->rev.commit);
-	if (report_wants_contain(m)) {
-		size_t ntags;
-		uint32_t *tags = contain_tags(&r->contain, a->rev.commit, &ntags);
-		answer_set_releases(&r->h->tags, tags, ntags, a);
-		if (r->contain.err)
-			a->err = r->contain.err;
-	}
-	if (m == REPORT_FULL) {
-		find_backport(r, a);
-		find_backports(r, a);
-	}
+	return 0;
 }
 
 /* The answer for spec; a failure is said as it happens, its exit code kept. */
 static void compute(struct full_reporter *r, const char *spec, struct answer *a)
 {
-	compute_answer(r, spec, a);
+	const struct query_source src = {
+		&r->h->tags, r, h_resolve, h_first_release, h_name, h_tag_name, h_message,
+		h_containing, h_backports, h_upstream,
+	};
+
+	query_answer(&src, report_wants(r->out.opts->mode), spec, a);
 	a->err = diag_exit(a->err);
 }
 
