@@ -1,6 +1,6 @@
 /*
  * patchver: parses and checks the command line, answers from the release
- * index when it can (quick_report.h), and otherwise loads the full program
+ * index when it can (query_report.h), and otherwise loads the full program
  * (dispatch.h).  This binary does not link libgit2: a query the index
  * answers costs a few milliseconds, and loading libgit2 would be most of them.
  */
@@ -16,7 +16,7 @@
 #include "patchver/cli/diag.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/options.h"
-#include "patchver/cli/quick_report.h"
+#include "patchver/cli/query_report.h"
 
 #ifndef PATCHVER_VERSION
 #define PATCHVER_VERSION "0.1"

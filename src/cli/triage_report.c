@@ -11,7 +11,7 @@
 #include "patchver/cli/cve_report.h"
 #include "patchver/stable/match.h"
 #include "patchver/engine/naming.h"
-#include "patchver/cli/report.h"
+#include "patchver/cli/query_history.h"
 #include "patchver/engine/revs.h"
 #include "patchver/stable/triage.h"
 #include "patchver/cli/triage_report.h"

@@ -334,7 +334,7 @@ static bool from_graph(struct dag *dag, uint32_t idx)
 #define HEADER_PREFIX 300
 /*
  * Reads before the object files are read directly.  A history loaded from
- * the repository opens them with its first tag (tagread.c), so this counts
+ * the repository opens them with its first tag (tagload.c), so this counts
  * only for a history taken from a fresh release index: the few commits it
  * reads beyond the index go through libgit2's pack windows, which cost less
  * memory than a second mapping of the pack and its index (its faults map

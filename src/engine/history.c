@@ -14,7 +14,7 @@
 #include "patchver/base/notice.h"
 #include "patchver/engine/history.h"
 #include "patchver/engine/indexer.h"
-#include "patchver/engine/tagread.h"
+#include "patchver/engine/tagload.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
 #include "patchver/engine/objstore.h"
@@ -119,7 +119,7 @@ static int load_objects(struct history *h, const struct history_opts *opts, bool
 	h->dag.lazy = h->lazy = lazy;
 	if (!lazy && cgraph_present(&h->graph))
 		dag_reserve(&h->dag, (uint32_t)cgraph_commits(&h->graph));
-	if ((ret = tags_peel(&h->tags, &h->dag)))
+	if ((ret = tagload_peel(&h->tags, &h->dag)))
 		return ret;
 	h->graph_has_tags = lazy && graph_holds_tags(h);
 	tags_classify(&h->tags, opts->release_glob);
@@ -311,7 +311,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	replaced = replace_map_active(&h->dag.replaced);
 	for (size_t i = 0; i < h->dag.replaced.nwarnings; i++)
 		pv_notice(PV_NOTICE_WARNING, "%s", h->dag.replaced.warnings[i]);
-	if ((ret = tags_read(&h->tags, h->repo)))
+	if ((ret = tagload_refs(&h->tags, h->repo)))
 		return ret;
 	/*
 	 * A shallow clone's history can deepen under the same tags, and replace

@@ -7,7 +7,7 @@
 
 #include "patchver/engine/backscan.h"
 #include "patchver/engine/indexer.h"
-#include "patchver/engine/namerev.h"
+#include "patchver/engine/namewalk.h"
 #include "patchver/engine/treepath.h"
 #include "patchver/base/util.h"
 
@@ -104,7 +104,7 @@ static void tag_intervals(const struct dag *dag, const struct tag_table *t,
 }
 
 /* Keep only the segments some name uses, renumbered in order. */
-static uint32_t compact_names(const struct namerev *nr, uint32_t n,
+static uint32_t compact_names(const struct namewalk *nr, uint32_t n,
 			      struct relindex_name *names, struct name_seg **segs_out)
 {
 	uint32_t *map = xcalloc(nr->nsegs + 1, sizeof(uint32_t)), nsegs = 1;
@@ -249,16 +249,16 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	struct relindex_tag *recs;
 	struct relindex_iv *ivs;
 	struct name_seg *segs;
-	struct namerev nr;
+	struct namewalk nr;
 	int64_t *min_desc;
 	uint64_t *topmask;
 	char *pool;
 
 	for (size_t i = 0; i < t->nr; i++)
 		tips[i] = (uint32_t)i;
-	namerev_walk(&nr, dag, t, tips, t->nr, NAMEREV_NO_CUTOFF);
+	namewalk_walk(&nr, dag, t, tips, t->nr, NAMEWALK_NO_CUTOFF);
 	d.nsegs = compact_names(&nr, dag->nr, names, &segs);
-	namerev_free(&nr);
+	namewalk_free(&nr);
 	order = dag_topo_order(dag);
 	tag_intervals(dag, t, order, ivl);
 	free(order);

@@ -34,20 +34,20 @@ void naming_init(struct naming *n, const struct history *h, const char *match)
 void naming_free(struct naming *n)
 {
 	if (n->have_full)
-		namerev_free(&n->full);
+		namewalk_free(&n->full);
 	for (size_t i = 0; i < n->ncuts; i++)
-		namerev_free(&n->cuts[i].nr);
+		namewalk_free(&n->cuts[i].nr);
 	free(n->cuts);
 	free(n->tips);
 	free(n->min_desc_date);
 	memset(n, 0, sizeof(*n));
 }
 
-static const struct namerev *uncut_walk(struct naming *n)
+static const struct namewalk *uncut_walk(struct naming *n)
 {
 	if (!n->have_full) {
-		namerev_walk(&n->full, &n->h->dag, &n->h->tags, n->tips, n->ntips,
-			     NAMEREV_NO_CUTOFF);
+		namewalk_walk(&n->full, &n->h->dag, &n->h->tags, n->tips, n->ntips,
+			     NAMEWALK_NO_CUTOFF);
 		n->have_full = true;
 	}
 	return &n->full;
@@ -60,15 +60,15 @@ bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out)
 	if (commit >= n->h->tag_commits)
 		return false;
 	if (!n->ix)
-		return namerev_name(uncut_walk(n), commit, out);
+		return namewalk_name(uncut_walk(n), commit, out);
 	name = &n->ix->names[commit];
 	if (!name->seg)
 		return false;
-	segname_render(n->ix->segs, &n->h->tags, name->seg, name->generation, out);
+	namechain_render(n->ix->segs, &n->h->tags, name->seg, name->generation, out);
 	return true;
 }
 
-static const struct namerev *cut_walk(struct naming *n, int64_t cutoff)
+static const struct namewalk *cut_walk(struct naming *n, int64_t cutoff)
 {
 	struct cut_walk *w;
 
@@ -78,7 +78,7 @@ static const struct namerev *cut_walk(struct naming *n, int64_t cutoff)
 	n->cuts = xrealloc(n->cuts, (n->ncuts + 1) * sizeof(*n->cuts));
 	w = &n->cuts[n->ncuts++];
 	w->cutoff = cutoff;
-	namerev_walk(&w->nr, &n->h->dag, &n->h->tags, n->tips, n->ntips, cutoff);
+	namewalk_walk(&w->nr, &n->h->dag, &n->h->tags, n->tips, n->ntips, cutoff);
 	return &w->nr;
 }
 
@@ -94,22 +94,22 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 	struct dag *dag = (struct dag *)&h->dag;
 	const struct cgraph *graph = &h->graph;
 	uint32_t level = cgraph_present(graph) ? cgraph_level(graph, &dag->oids[commit]) : PV_NONE;
-	int64_t cutoff = NAMEREV_NO_CUTOFF;
+	int64_t cutoff = NAMEWALK_NO_CUTOFF;
 	struct cut_walk *w;
 
 	if (level == PV_NONE) {      /* not in the graph: git cuts by date */
 		graph = NULL;
 		level = 0;
-		cutoff = namerev_cutoff_for(dag->dates[commit]);
+		cutoff = namewalk_cutoff_for(dag->dates[commit]);
 	}
 	for (size_t i = 0; i < n->ncuts; i++)
 		if (n->cuts[i].cutoff == cutoff && n->cuts[i].level == level)
-			return namerev_name(&n->cuts[i].nr, commit, out);
+			return namewalk_name(&n->cuts[i].nr, commit, out);
 	n->cuts = xrealloc(n->cuts, (n->ncuts + 1) * sizeof(*n->cuts));
 	w = &n->cuts[n->ncuts++];
 	w->cutoff = cutoff;
 	w->level = level;
-	namerev_walk_lazy(&w->nr, dag, &h->tags, n->tips, n->ntips, cutoff, graph, level);
+	namewalk_walk_lazy(&w->nr, dag, &h->tags, n->tips, n->ntips, cutoff, graph, level);
 	if (w->nr.broken) {
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(hex, sizeof(hex), &dag->oids[w->nr.broken - 1]);
@@ -117,7 +117,7 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 				      hex, git_errmsg());
 		return false;
 	}
-	return namerev_name(&w->nr, commit, out);
+	return namewalk_name(&w->nr, commit, out);
 }
 
 bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
@@ -138,9 +138,9 @@ bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
 			n->min_desc_date = dag_min_desc_dates(&h->dag);
 		min_desc = n->min_desc_date[commit];
 	}
-	if (namerev_uncut_is_gits(in_graph, h->dag.dates[commit], min_desc))
+	if (namewalk_uncut_is_gits(in_graph, h->dag.dates[commit], min_desc))
 		return naming_uncut_name(n, commit, out);
-	return namerev_name(cut_walk(n, namerev_cutoff_for(h->dag.dates[commit])), commit, out);
+	return namewalk_name(cut_walk(n, namewalk_cutoff_for(h->dag.dates[commit])), commit, out);
 }
 
 bool naming_exact(struct naming *n, const git_oid *object, struct sbuf *out)

@@ -8,10 +8,10 @@
 
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
-#include "patchver/engine/namerev.h"
+#include "patchver/engine/namewalk.h"
 #include "patchver/engine/objstore.h"
 #include "patchver/engine/quick.h"
-#include "patchver/engine/refread.h"
+#include "patchver/engine/reffiles.h"
 #include "patchver/engine/relindex.h"
 #include "patchver/engine/tags.h"
 #include "patchver/engine/revsyntax.h"
@@ -28,7 +28,7 @@ static const char *const repo_vars[] = {
 
 struct quick {
 	char *gitdir;
-	struct refread refs;        /* the tags, from the files */
+	struct reffiles refs;        /* the tags, from the files */
 	struct relindex ix;
 	struct tag_table table;     /* only the tags an answer names get a short name;
 				       names borrowed from the index */
@@ -94,7 +94,7 @@ static bool same_tags(const struct quick *q)
 }
 
 /*
- * packed-refs' tag lines are the index's (refread_tags_known): are the
+ * packed-refs' tag lines are the index's (reffiles_tags_known): are the
  * loose tags too?  The same names and ids make the same tag list.
  */
 static bool same_loose_tags(const struct quick *q)
@@ -179,14 +179,14 @@ static int lookup(struct quick *q, const unsigned char *oid, bool outside_ok, ui
 	return 0;
 }
 
-/* The tag's short name (refread.h), worked out once. */
+/* The tag's short name (reffiles.h), worked out once. */
 static const char *short_name(struct quick *q, uint32_t t)
 {
 	struct tag *tag = &q->table.v[t];
 
 	/* a suffix of the refname, in the index's string pool */
 	if (!tag->shortname)
-		tag->shortname = (char *)refread_short_of(&q->refs, relindex_refname(&q->ix, t));
+		tag->shortname = (char *)reffiles_short_of(&q->refs, relindex_refname(&q->ix, t));
 	return tag->shortname;
 }
 
@@ -204,7 +204,7 @@ int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 	    !relindex_check(ix, &ix->dag.dates[c], sizeof(int64_t)))
 		return decline(q, "a damaged index block");
 	/* clock skew below c and no graph: git's date cutoff may name it otherwise */
-	if (!namerev_uncut_is_gits(cgraph_present(&q->graph) &&
+	if (!namewalk_uncut_is_gits(cgraph_present(&q->graph) &&
 				  cgraph_contains(&q->graph, &ix->dag.oids[c]),
 				  ix->dag.dates[c], ix->min_desc[c]))
 		return decline(q, "a commit with clock skew below it");
@@ -219,7 +219,7 @@ int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 	}
 	q->table.v[ix->segs[s].tip].deref = ix->tags[ix->segs[s].tip].deref;
 	short_name(q, ix->segs[s].tip);
-	segname_render(ix->segs, &q->table, name->seg, name->generation, out);
+	namechain_render(ix->segs, &q->table, name->seg, name->generation, out);
 	return 1;
 }
 
@@ -240,7 +240,7 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 	return 0;
 }
 
-/* Every tag with its short name, and which are releases, as tagread.h and tags_classify have them. */
+/* Every tag with its short name, and which are releases, as tagload.h and tags_classify have them. */
 static void classify(struct quick *q)
 {
 	const char **names;
@@ -250,7 +250,7 @@ static void classify(struct quick *q)
 	names = xmalloc(((size_t)q->ix.ntags + 1) * sizeof(*names));
 	for (uint32_t t = 0; t < q->ix.ntags; t++)
 		names[t] = relindex_refname(&q->ix, t);
-	refread_short_names(&q->refs, names, q->ix.ntags);
+	reffiles_short_names(&q->refs, names, q->ix.ntags);
 	for (uint32_t t = 0; t < q->ix.ntags; t++) {
 		struct tag *tag = &q->table.v[t];
 		tag->refname = (char *)relindex_refname(&q->ix, t);
@@ -392,9 +392,9 @@ static int open_index(struct quick *q, const char *release_glob)
 	free(path);
 	if (ret)
 		return ret;
-	if (refread_tags_known(&q->refs, q->gitdir, q->ix.tag_digest, index_has_tag, &q->ix) < 0)
+	if (reffiles_tags_known(&q->refs, q->gitdir, q->ix.tag_digest, index_has_tag, &q->ix) < 0)
 		return decline(q, q->refs.why);
-	if (refread_history_replaced(&q->refs))
+	if (reffiles_history_replaced(&q->refs))
 		return decline(q, "replace refs or grafts");
 	if (q->refs.tags_known ? !same_loose_tags(q) : !same_tags(q))
 		return decline(q, "tags changed since the index was written");
@@ -436,7 +436,7 @@ static bool ref_named(struct quick *q, const char *name, bool all_rules)
 
 	for (size_t i = 0; i < (all_rules ? 6 : 2) && !found; i++) {
 		char *ref = xstrfmt(rules[i], name);
-		found = refread_exists(&q->refs, ref);
+		found = reffiles_exists(&q->refs, ref);
 		free(ref);
 	}
 	return found;
@@ -562,7 +562,7 @@ void quick_close(struct quick *q)
 	relindex_close(&q->ix);
 	cgraph_close(&q->graph);
 	objstore_close(q->store);
-	refread_free(&q->refs);
+	reffiles_free(&q->refs);
 	free(q->gitdir);
 	free(q);
 }

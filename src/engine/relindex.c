@@ -35,7 +35,7 @@ struct header {
 	uint32_t nblocks;               /* sums of the body's blocks follow the header */
 	uint32_t ncommits, ntags, nparents, nsegs, nslots, nivs, nbackports, nbpnotes, nbpreverts;
 	int64_t build_msec;
-	uint64_t tag_digest;            /* refread.h's, of the tags' packed-refs lines */
+	uint64_t tag_digest;            /* reffiles.h's, of the tags' packed-refs lines */
 	struct { uint64_t off, len; } sect[S_NR];
 };
 

@@ -10,7 +10,7 @@
 #include <git2.h>
 
 #include "patchver/base/util.h"
-#include "patchver/engine/refread.h"
+#include "patchver/engine/reffiles.h"
 #include "patchver/engine/replace.h"
 
 /* git's MAXREPLACEDEPTH: a longer chain is "replace depth too high" */
@@ -181,7 +181,7 @@ int replace_map_load(struct replace_map *m, git_repository *repo)
 {
 	memset(m, 0, sizeof(*m));
 	read_grafts(m, repo);
-	if (refread_replace_refs_exist(git_repository_commondir(repo)) &&
+	if (reffiles_replace_refs_exist(git_repository_commondir(repo)) &&
 	    replace_refs_enabled(repo) &&
 	    read_replace_refs(m, repo) < 0)
 		return -1;

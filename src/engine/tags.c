@@ -1,7 +1,7 @@
 /*
  * The tag table: which tags are releases, in kernel version order, and
  * which tags sit on a commit.  No libgit2 here: the quick path builds its
- * table from the ref files (tagread.c reads one through libgit2).
+ * table from the ref files (tagload.c reads one through libgit2).
  */
 #include <fnmatch.h>
 #include <stdlib.h>

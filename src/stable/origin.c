@@ -26,7 +26,7 @@
 struct grouping {
 	uint32_t fix, fix_first;
 	const struct evidence_list *ev;
-	const struct blame_result *blame;
+	const struct fixblame *blame;
 	struct triage_group *groups;
 	size_t ngroups;
 };

@@ -24,15 +24,15 @@ static bool is_merge(const struct dag *dag, uint32_t c)
 static int add_blame(struct triage *t, struct history *h)
 {
 	struct dag *dag = &h->dag;
-	struct blame_result *r = &t->blame;
+	struct fixblame *r = &t->blame;
 	unsigned np;
 	const uint32_t *par = dag_parents(dag, t->fix, &np);
 
 	if (!np || !*t->fixp.diff)
 		return 0;
-	if (blame_diff(h->repo, dag, par[0], t->fixp.diff, r) < 0)
+	if (fixblame_run(h->repo, dag, par[0], t->fixp.diff, r) < 0)
 		return pv_error_set(PV_ECORRUPT, "cannot blame the fix's lines: %s", git_errmsg());
-	blame_rank(r);
+	fixblame_rank(r);
 	t->blame_lines = r->lines;
 	for (size_t i = 0; i < r->nr; i++) {
 		struct evidence *e = evidence_add(&t->ev, EV_BLAME);
@@ -498,7 +498,7 @@ void triage_free(struct triage *t)
 	patch_free(&t->fixp);
 	evidence_list_free(&t->ev);
 	fix_verdict_free(&t->fixv);
-	blame_result_free(&t->blame);
+	fixblame_free(&t->blame);
 	free(t->backports);
 	free(t->intro_extra);
 	free(t->queue);

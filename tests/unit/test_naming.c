@@ -1,6 +1,6 @@
 /*
- * Unit tests: git's name of a commit (naming.h, over namerev.c's walk and
- * segname.c's names), against `git name-rev --tags --name-only` on every
+ * Unit tests: git's name of a commit (naming.h, over namewalk.c's walk and
+ * namechain.c's names), against `git name-rev --tags --name-only` on every
  * STEP-th commit of a fixture history, loaded whole and lazily (git's
  * date cutoff), and the tag object named by its ref.
  *

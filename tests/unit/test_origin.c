@@ -30,7 +30,7 @@ static uint32_t tag(const char *name)
 /* The inputs: evidence and the blame of the fix's lines, hunk by hunk. */
 struct scene {
 	struct evidence_list ev;
-	struct blame_result blame;
+	struct fixblame blame;
 };
 
 /* Evidence of kind for the commit of release tag t (its first release). */

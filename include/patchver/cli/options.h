@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "patchver/cli/render.h"
+#include "patchver/cli/query_report.h"
 #include "patchver/stable/evidence_mode.h"
 
 /*

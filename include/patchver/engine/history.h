@@ -50,7 +50,7 @@ struct history {
 	enum history_index_state ix_state;
 	bool ix_saved;              /* written to ix_path */
 	/*
-	 * The saved index knows the tag refs' files as they are (refread.h's
+	 * The saved index knows the tag refs' files as they are (reffiles.h's
 	 * digest and which tags are loose): quick queries skip parsing
 	 * packed-refs' tag lines.
 	 */

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/engine/namerev.h"
+#include "patchver/engine/namewalk.h"
 
 /*
  * git's answer for one commit, whatever git would have cut off.
@@ -22,14 +22,14 @@ struct naming {
 	const struct history *h;
 	uint32_t *tips;             /* tags that name commits */
 	size_t ntips;
-	struct namerev full;
+	struct namewalk full;
 	bool have_full;
 	const struct relindex *ix;  /* uncut names and dates, when it has them */
 	int64_t *min_desc_date;     /* min date over a commit and its descendants */
 	struct cut_walk {
 		int64_t cutoff;
 		uint32_t level;         /* a lazy walk cut by graph level, else 0 */
-		struct namerev nr;
+		struct namewalk nr;
 	} *cuts;
 	size_t ncuts;
 	int err;                    /* PV_ECORRUPT once a walk met an unreadable commit */

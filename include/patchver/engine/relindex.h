@@ -8,7 +8,7 @@
 #include <git2/types.h>  /* types only: the front never calls libgit2 */
 
 #include "patchver/engine/backmap.h"
-#include "patchver/engine/namerev.h"
+#include "patchver/engine/namewalk.h"
 
 /*
  * The release index: one file per repository, in the cache, holding what
@@ -131,7 +131,7 @@ int relindex_write(const struct relindex *ix, const char *path);
 /*
  * Write ix again at path with other facts of where its tags came from:
  * which were loose files (loose[t]) and the digest of packed-refs' tag
- * lines (refread.h).  The tags are the same; the quick path checks those
+ * lines (reffiles.h).  The tags are the same; the quick path checks those
  * facts rather than parse packed-refs.  0, or -1 with errno set.
  */
 int relindex_restamp_tags(const struct relindex *ix, const bool *loose, uint64_t tag_digest,

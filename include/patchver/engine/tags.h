@@ -33,13 +33,13 @@ struct tag_table {
 	size_t nreleases;
 	uint32_t *by_commit;    /* tag indices sorted by peeled commit */
 	size_t nby_commit;
-	uint64_t tag_digest;    /* of packed-refs' tag lines as read (refread.h); 0: unknown */
+	uint64_t tag_digest;    /* of packed-refs' tag lines as read (reffiles.h); 0: unknown */
 	bool borrowed;          /* refname and shortname live elsewhere: not freed */
 };
 
 /*
  * Which tags are releases (release_glob, fnmatch on the short name, and a
- * kernel version), and the tables sorted from that.  tagread.h fills the
+ * kernel version), and the tables sorted from that.  tagload.h fills the
  * table from a repository.
  */
 void tags_classify(struct tag_table *t, const char *release_glob);

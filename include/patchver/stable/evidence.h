@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/stable/blame.h"
+#include "patchver/stable/fixblame.h"
 #include "patchver/stable/patch.h"
 
 /*

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/stable/blame.h"
+#include "patchver/stable/fixblame.h"
 #include "patchver/stable/evidence.h"
 #include "patchver/stable/evidence_mode.h"
 
@@ -80,7 +80,7 @@ struct origin_input {
 	uint32_t fix;
 	uint32_t fix_first;                 /* the fix's first release */
 	const struct evidence_list *ev;     /* message and blame evidence, first releases set */
-	const struct blame_result *blame;   /* per line of the fix's hunks */
+	const struct fixblame *blame;   /* per line of the fix's hunks */
 };
 
 /*

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "patchver/stable/backports.h"
-#include "patchver/stable/blame.h"
+#include "patchver/stable/fixblame.h"
 #include "patchver/stable/evidence.h"
 #include "patchver/stable/evidence_mode.h"
 #include "patchver/stable/fixclass.h"
@@ -57,7 +57,7 @@ struct triage {
 	uint32_t fix_first;                 /* first release of the fix */
 	struct evidence_list ev;
 	struct fix_verdict fixv;            /* is it a fix? (fixclass.h) */
-	struct blame_result blame;          /* per line, for the groups */
+	struct fixblame blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
 	struct backport_map stable;         /* what the stable lines carry (backports.h) */

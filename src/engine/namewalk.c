@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "patchver/engine/cgraph.h"
-#include "patchver/engine/namerev.h"
+#include "patchver/engine/namewalk.h"
 
 #define MERGE_TRAVERSAL_WEIGHT 65535
 
@@ -41,7 +41,7 @@ static bool update(struct rev_name *name, int64_t taggerdate,
 	return true;
 }
 
-static uint32_t new_seg(struct namerev *nr, uint32_t prev, uint32_t tip,
+static uint32_t new_seg(struct namewalk *nr, uint32_t prev, uint32_t tip,
 			int32_t generation, int32_t parent_number)
 {
 	struct name_seg *s;
@@ -56,7 +56,7 @@ static uint32_t new_seg(struct namerev *nr, uint32_t prev, uint32_t tip,
 }
 
 /* A lazy walk parses c before looking at it; names follow the DAG's growth. */
-static void reach(struct namerev *nr, uint32_t c)
+static void reach(struct namewalk *nr, uint32_t c)
 {
 	if (!nr->lazy)
 		return;
@@ -70,7 +70,7 @@ static void reach(struct namerev *nr, uint32_t c)
 	}
 }
 
-static bool before_cutoff(struct namerev *nr, uint32_t c)
+static bool before_cutoff(struct namewalk *nr, uint32_t c)
 {
 	reach(nr, c);
 	if (nr->graph)
@@ -78,7 +78,7 @@ static bool before_cutoff(struct namerev *nr, uint32_t c)
 	return nr->dag->dates[c] < nr->cutoff;
 }
 
-static void name_from_tip(struct namerev *nr, uint32_t tip,
+static void name_from_tip(struct namewalk *nr, uint32_t tip,
 			  uint32_t **stack, size_t *alloc)
 {
 	const struct tag *tag = &nr->tags->v[tip];
@@ -142,7 +142,7 @@ static int cmp_tips(const void *a_, const void *b_, void *table)
 	return a < b ? -1 : a > b;
 }
 
-static void walk(struct namerev *nr, const struct dag *dag,
+static void walk(struct namewalk *nr, const struct dag *dag,
 		 const struct tag_table *tags, const uint32_t *tips, size_t ntips)
 {
 	uint32_t *order = xmalloc(ntips * sizeof(uint32_t) + 1), *stack = NULL;
@@ -164,7 +164,7 @@ static void walk(struct namerev *nr, const struct dag *dag,
 	free(order);
 }
 
-void namerev_walk(struct namerev *nr, const struct dag *dag,
+void namewalk_walk(struct namewalk *nr, const struct dag *dag,
 		  const struct tag_table *tags, const uint32_t *tips,
 		  size_t ntips, int64_t cutoff)
 {
@@ -173,7 +173,7 @@ void namerev_walk(struct namerev *nr, const struct dag *dag,
 	walk(nr, dag, tags, tips, ntips);
 }
 
-void namerev_walk_lazy(struct namerev *nr, struct dag *dag,
+void namewalk_walk_lazy(struct namewalk *nr, struct dag *dag,
 		       const struct tag_table *tags, const uint32_t *tips,
 		       size_t ntips, int64_t cutoff, const struct cgraph *graph,
 		       uint32_t level_cutoff)
@@ -186,14 +186,14 @@ void namerev_walk_lazy(struct namerev *nr, struct dag *dag,
 	walk(nr, dag, tags, tips, ntips);
 }
 
-void namerev_free(struct namerev *nr)
+void namewalk_free(struct namewalk *nr)
 {
 	free(nr->names);
 	free(nr->segs);
 	memset(nr, 0, sizeof(*nr));
 }
 
-bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out)
+bool namewalk_name(const struct namewalk *nr, uint32_t commit, struct sbuf *out)
 {
 	const struct rev_name *n;
 
@@ -202,6 +202,6 @@ bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out)
 	n = &nr->names[commit];
 	if (!n->seg)
 		return false;
-	segname_render(nr->segs, nr->tags, n->seg, n->generation, out);
+	namechain_render(nr->segs, nr->tags, n->seg, n->generation, out);
 	return true;
 }

@@ -1,9 +1,9 @@
 /*
  * Cross-check: the blame of every preimage line a commit's diff touches
- * (blame_diff at the commit's parent, our own walk on the DAG) names the
+ * (fixblame_run at the commit's parent, our own walk on the DAG) names the
  * same commit as `git blame --porcelain -L` for that line.
  *
- *   test_blame REPO [STEP]    every STEP-th non-merge commit (default 1)
+ *   test_fixblame REPO [STEP]    every STEP-th non-merge commit (default 1)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +11,10 @@
 
 #include "check.h"
 #include "patchver/engine/history.h"
-#include "patchver/stable/blame.h"
+#include "patchver/stable/fixblame.h"
 #include "patchver/stable/patch.h"
 
-/* The n-th "--- a/" path of a diff (blame_diff numbers files that way). */
+/* The n-th "--- a/" path of a diff (fixblame_run numbers files that way). */
 static char *nth_path(const char *diff, unsigned n)
 {
 	for (const char *p = diff; (p = strstr(p, "\n--- a/")); p++) {
@@ -52,12 +52,12 @@ static int cli_blame(const char *repo, const char *rev, const char *path,
 static void check_commit(struct history *h, const char *repo, uint32_t c, uint32_t parent,
 			 const char *diff, size_t *lines_checked)
 {
-	struct blame_result r;
+	struct fixblame r;
 	char rev[41];
 	unsigned nfiles = 0;
 
 	git_oid_tostr(rev, sizeof(rev), &h->dag.oids[parent]);
-	CHECK(blame_diff(h->repo, &h->dag, parent, diff, &r) == 0);
+	CHECK(fixblame_run(h->repo, &h->dag, parent, diff, &r) == 0);
 	for (size_t i = 0; i < r.nlines; i++)
 		if (r.line[i].file + 1 > nfiles)
 			nfiles = r.line[i].file + 1;
@@ -94,7 +94,7 @@ static void check_commit(struct history *h, const char *repo, uint32_t c, uint32
 		free(shas);
 		free(path);
 	}
-	blame_result_free(&r);
+	fixblame_free(&r);
 }
 
 int main(int argc, char **argv)

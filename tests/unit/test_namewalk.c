@@ -1,10 +1,10 @@
 /*
- * Unit tests: namerev.c's walk alone, against `git name-rev --all`, which
+ * Unit tests: namewalk.c's walk alone, against `git name-rev --all`, which
  * names every commit without a date cutoff: from every tag, and from the
  * tags one pattern keeps (git's --refs, as describe --match asks); and
  * the cutoff git takes for a commit's date.
  *
- *   test_namerev REPO
+ *   test_namewalk REPO
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "fixture.h"
-#include "patchver/engine/namerev.h"
+#include "patchver/engine/namewalk.h"
 
 /* Walk from the tags whose ref matches pattern (NULL: all); compare every commit git names. */
 static void against_git(const char *repo, struct history *h, const char *pattern)
@@ -23,13 +23,13 @@ static void against_git(const char *repo, struct history *h, const char *pattern
 	uint32_t *tips = calloc(h->tags.nr + 1, sizeof(*tips));
 	size_t ntips = 0, compared = 0;
 	char cmd[1024], line[512];
-	struct namerev nr;
+	struct namewalk nr;
 	FILE *p;
 
 	for (uint32_t i = 0; i < h->tags.nr; i++)
 		if (!pattern || fnmatch(pattern, h->tags.v[i].refname, 0) == 0)
 			tips[ntips++] = i;
-	namerev_walk(&nr, &h->dag, &h->tags, tips, ntips, NAMEREV_NO_CUTOFF);
+	namewalk_walk(&nr, &h->dag, &h->tags, tips, ntips, NAMEWALK_NO_CUTOFF);
 	snprintf(cmd, sizeof(cmd), "git -C '%s' name-rev --tags %s%s%s --all", repo,
 		 pattern ? "--refs='" : "", pattern ? pattern : "", pattern ? "'" : "");
 	p = popen(cmd, "r");
@@ -52,7 +52,7 @@ static void against_git(const char *repo, struct history *h, const char *pattern
 			CHECK_STR(name, "undefined");
 			continue;
 		}
-		CHECK_STR(namerev_name(&nr, c, &got) ? sbuf_str(&got) : "undefined", name);
+		CHECK_STR(namewalk_name(&nr, c, &got) ? sbuf_str(&got) : "undefined", name);
 		sbuf_free(&got);
 		compared++;
 	}
@@ -66,15 +66,15 @@ static void against_git(const char *repo, struct history *h, const char *pattern
 	CHECK(pattern ? compared > 0 : compared == h->dag.nr);
 	if (!pattern && compared != h->dag.nr)
 		fprintf(stderr, "compared %zu of %u commits\n", compared, h->dag.nr);
-	namerev_free(&nr);
+	namewalk_free(&nr);
 	free(tips);
 }
 
 static void cutoffs(void)
 {
-	CHECK(namerev_cutoff_for(0) == NAMEREV_NO_CUTOFF);
-	CHECK(namerev_cutoff_for(1000000) == 1000000 - 86400);
-	CHECK(namerev_cutoff_for(INT64_MIN + 5) == INT64_MIN);
+	CHECK(namewalk_cutoff_for(0) == NAMEWALK_NO_CUTOFF);
+	CHECK(namewalk_cutoff_for(1000000) == 1000000 - 86400);
+	CHECK(namewalk_cutoff_for(INT64_MIN + 5) == INT64_MIN);
 }
 
 int main(int argc, char **argv)
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_namerev REPO\n");
+		fprintf(stderr, "usage: test_namewalk REPO\n");
 		return 2;
 	}
 	gitstart_init();

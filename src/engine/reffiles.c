@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "patchver/base/util.h"
-#include "patchver/engine/refread.h"
+#include "patchver/engine/reffiles.h"
 #include "patchver/engine/oid.h"
 
-static int decline(struct refread *r, const char *why)
+static int decline(struct reffiles *r, const char *why)
 {
 	if (!r->why)
 		r->why = why;
@@ -22,7 +22,7 @@ static int decline(struct refread *r, const char *why)
 }
 
 /* Add a name already kept (in r->text or r->strings). */
-static void add_kept(struct refread_list *l, char *name, const unsigned char *oid)
+static void add_kept(struct reffiles_list *l, char *name, const unsigned char *oid)
 {
 	l->v = xgrow(l->v, &l->alloc, l->nr + 1, sizeof(*l->v));
 	l->v[l->nr].name = name;
@@ -31,8 +31,8 @@ static void add_kept(struct refread_list *l, char *name, const unsigned char *oi
 	l->nr++;
 }
 
-/* Add a copy of name, kept until refread_free(). */
-static void add_ref(struct refread *r, struct refread_list *l, const char *name, size_t len,
+/* Add a copy of name, kept until reffiles_free(). */
+static void add_ref(struct reffiles *r, struct reffiles_list *l, const char *name, size_t len,
 		    const unsigned char *oid)
 {
 	r->strings = xgrow(r->strings, &r->astrings, r->nstrings + 1, sizeof(*r->strings));
@@ -40,7 +40,7 @@ static void add_ref(struct refread *r, struct refread_list *l, const char *name,
 	add_kept(l, r->strings[r->nstrings++], oid);
 }
 
-static void free_list(struct refread_list *l)
+static void free_list(struct reffiles_list *l)
 {
 	free(l->v);
 	memset(l, 0, sizeof(*l));
@@ -48,12 +48,12 @@ static void free_list(struct refread_list *l)
 
 static int cmp_ref(const void *a, const void *b)
 {
-	return strcmp(((const struct refread_ref *)a)->name, ((const struct refread_ref *)b)->name);
+	return strcmp(((const struct reffiles_ref *)a)->name, ((const struct reffiles_ref *)b)->name);
 }
 
-const struct refread_ref *refread_find(const struct refread_list *l, const char *name)
+const struct reffiles_ref *reffiles_find(const struct reffiles_list *l, const char *name)
 {
-	struct refread_ref key = { (char *)name, { 0 }, false };
+	struct reffiles_ref key = { (char *)name, { 0 }, false };
 
 	return l->nr ? bsearch(&key, l->v, l->nr, sizeof(*l->v), cmp_ref) : NULL;
 }
@@ -165,7 +165,7 @@ static bool tag_start(const char *text, size_t len, size_t from, size_t *start)
  * 6,700 tags cost no allocation each; the sort only if git left them
  * unsorted.
  */
-static int parse_packed(struct refread *r, char *text, size_t size)
+static int parse_packed(struct reffiles *r, char *text, size_t size)
 {
 	char *line, *end = text + size, *eol;
 	bool sorted = true;
@@ -254,7 +254,7 @@ static bool tags_unchanged(const char *path, uint64_t known, struct sbuf *head, 
  * parsed; else all of it, and r->tag_digest is that of the tag lines' block
  * (0 when they make none: other refs among or after them).
  */
-static int read_packed(struct refread *r, uint64_t known)
+static int read_packed(struct reffiles *r, uint64_t known)
 {
 	char *path = xstrfmt("%s/packed-refs", r->gitdir);
 	struct sbuf head = SBUF_INIT;
@@ -293,7 +293,7 @@ static int read_packed(struct refread *r, uint64_t known)
 }
 
 /* A loose ref file: its id, or decline (symbolic, unreadable, odd). */
-static int read_loose(struct refread *r, const char *path, unsigned char *oid)
+static int read_loose(struct reffiles *r, const char *path, unsigned char *oid)
 {
 	char buf[42];
 	FILE *f = fopen(path, "r");
@@ -307,7 +307,7 @@ static int read_loose(struct refread *r, const char *path, unsigned char *oid)
 }
 
 /* Every loose ref below dir (relative to the git directory) into loose. */
-static int read_loose_tags(struct refread *r, const char *dir, struct refread_list *loose)
+static int read_loose_tags(struct reffiles *r, const char *dir, struct reffiles_list *loose)
 {
 	char *path = xstrfmt("%s/%s", r->gitdir, dir);
 	DIR *d = opendir(path);
@@ -344,15 +344,15 @@ static int read_loose_tags(struct refread *r, const char *dir, struct refread_li
  * r->tags in name order: the loose ones, and the packed ones no loose ref
  * hides (with no loose tag, as packed-refs has them: already in order).
  */
-static void settle_tags(struct refread *r, struct refread_list *loose)
+static void settle_tags(struct reffiles *r, struct reffiles_list *loose)
 {
 	if (!loose->nr)
 		return;
 	qsort(loose->v, loose->nr, sizeof(*loose->v), cmp_ref);
 	for (size_t i = 0; i < r->tags.nr; i++) {
-		struct refread_ref *p = &r->tags.v[i];
+		struct reffiles_ref *p = &r->tags.v[i];
 
-		if (!refread_find(loose, p->name))
+		if (!reffiles_find(loose, p->name))
 			add_kept(loose, p->name, p->oid);
 	}
 	free(r->tags.v);
@@ -361,10 +361,10 @@ static void settle_tags(struct refread *r, struct refread_list *loose)
 	qsort(r->tags.v, r->tags.nr, sizeof(*r->tags.v), cmp_ref);
 }
 
-int refread_tags_known(struct refread *r, const char *gitdir, uint64_t digest,
+int reffiles_tags_known(struct reffiles *r, const char *gitdir, uint64_t digest,
 		       bool (*has_tag)(const void *ctx, const char *refname), const void *ctx)
 {
-	struct refread_list loose = { 0 };
+	struct reffiles_list loose = { 0 };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -389,21 +389,21 @@ int refread_tags_known(struct refread *r, const char *gitdir, uint64_t digest,
 	return ret;
 }
 
-int refread_tags(struct refread *r, const char *gitdir)
+int reffiles_tags(struct reffiles *r, const char *gitdir)
 {
-	return refread_tags_known(r, gitdir, 0, NULL, NULL);
+	return reffiles_tags_known(r, gitdir, 0, NULL, NULL);
 }
 
 /* Is refname packed (or, for a tag the caller knows, packed or loose)? */
-static bool is_packed(const struct refread *r, const char *refname)
+static bool is_packed(const struct reffiles *r, const char *refname)
 {
 	if (r->tags_known && !strncmp(refname, "refs/tags/", 10))
 		return r->has_tag(r->has_tag_ctx, refname);
-	return refread_find(&r->packed, refname) != NULL;
+	return reffiles_find(&r->packed, refname) != NULL;
 }
 
 /* The names in dir, sorted, into l (ids unused). */
-static void list_dir(struct refread *r, const char *dir, struct refread_list *l)
+static void list_dir(struct reffiles *r, const char *dir, struct reffiles_list *l)
 {
 	static const unsigned char none[20];
 	DIR *d = opendir(dir);
@@ -418,7 +418,7 @@ static void list_dir(struct refread *r, const char *dir, struct refread_list *l)
 }
 
 /* What gitdir and gitdir/refs hold, listed once. */
-static void list_top(struct refread *r)
+static void list_top(struct reffiles *r)
 {
 	if (!r->listed) {
 		char *refs = xstrfmt("%s/refs", r->gitdir);
@@ -470,7 +470,7 @@ static size_t tag_named(const char *const *names, size_t n, const char *name)
  * The tags whose name's first component is entry (a file or directory of
  * gitdir/prefix): ambiguous where gitdir/prefix/<name> is a file.
  */
-static void mark_files(struct refread *r, const char *const *names, size_t n,
+static void mark_files(struct reffiles *r, const char *const *names, size_t n,
 		       const char *prefix, const char *entry, bool *ambiguous)
 {
 	char *lo = xstrfmt("refs/tags/%s/", entry), *hi = xstrdup(lo);
@@ -486,7 +486,7 @@ static void mark_files(struct refread *r, const char *const *names, size_t n,
 	free(hi);
 }
 
-void refread_short_names(struct refread *r, const char **names, size_t n)
+void reffiles_short_names(struct reffiles *r, const char **names, size_t n)
 {
 	bool *ambiguous = xcalloc(n + 1, sizeof(*ambiguous));
 	size_t i, end;
@@ -517,15 +517,15 @@ void refread_short_names(struct refread *r, const char **names, size_t n)
 	free(ambiguous);
 }
 
-const char *refread_short_of(struct refread *r, const char *refname)
+const char *reffiles_short_of(struct reffiles *r, const char *refname)
 {
 	const char *name = refname;
 
-	refread_short_names(r, &name, 1);
+	reffiles_short_names(r, &name, 1);
 	return name;
 }
 
-bool refread_exists(struct refread *r, const char *refname)
+bool reffiles_exists(struct reffiles *r, const char *refname)
 {
 	char *path = xstrfmt("%s/%s", r->gitdir, refname);
 	bool yes = is_packed(r, refname) || path_is_file(path);
@@ -534,7 +534,7 @@ bool refread_exists(struct refread *r, const char *refname)
 	return yes;
 }
 
-void refread_free(struct refread *r)
+void reffiles_free(struct reffiles *r)
 {
 	free_list(&r->packed);
 	free_list(&r->tags);
@@ -565,7 +565,7 @@ static bool loose_replace_refs(const char *gitdir)
 }
 
 /* A packed ref below refs/replace/, in l (sorted by name)? */
-static bool packed_replace_refs(const struct refread_list *l)
+static bool packed_replace_refs(const struct reffiles_list *l)
 {
 	size_t lo = 0, hi = l->nr;
 
@@ -579,7 +579,7 @@ static bool packed_replace_refs(const struct refread_list *l)
 	return lo < l->nr && !strncmp(l->v[lo].name, "refs/replace/", 13);
 }
 
-bool refread_replace_refs_exist(const char *gitdir)
+bool reffiles_replace_refs_exist(const char *gitdir)
 {
 	char *packed = xstrfmt("%s/packed-refs", gitdir);
 	bool yes = loose_replace_refs(gitdir);
@@ -602,7 +602,7 @@ bool refread_replace_refs_exist(const char *gitdir)
  * file (GIT_GRAFT_FILE or info/grafts).  Cautious: core.useReplaceRefs is
  * not read here.
  */
-bool refread_history_replaced(struct refread *r)
+bool reffiles_history_replaced(struct reffiles *r)
 {
 	const char *graft_env = getenv("GIT_GRAFT_FILE");
 	char *grafts = xstrfmt("%s/info/grafts", r->gitdir);
@@ -611,6 +611,6 @@ bool refread_history_replaced(struct refread *r)
 	free(grafts);
 	if (yes || getenv("GIT_NO_REPLACE_OBJECTS"))
 		return yes;
-	/* packed-refs was read whole by refread_tags: not read again */
+	/* packed-refs was read whole by reffiles_tags: not read again */
 	return loose_replace_refs(r->gitdir) || packed_replace_refs(&r->packed);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "patchver/engine/lineblame.h"
-#include "patchver/stable/blame.h"
+#include "patchver/stable/fixblame.h"
 #include "patchver/base/util.h"
 
 struct want {
@@ -128,7 +128,7 @@ static size_t parse(const char *diff, struct file_lines **out, unsigned *nhunks)
 	return nr;
 }
 
-static struct blamed *blamed_for(struct blame_result *r, const git_oid *id, size_t *alloc)
+static struct blamed *blamed_for(struct fixblame *r, const git_oid *id, size_t *alloc)
 {
 	for (size_t i = 0; i < r->nr; i++)
 		if (git_oid_equal(&r->v[i].commit, id))
@@ -140,7 +140,7 @@ static struct blamed *blamed_for(struct blame_result *r, const git_oid *id, size
 }
 
 static int blame_file(git_repository *repo, struct dag *dag, uint32_t base,
-		      struct file_lines *f, unsigned file, struct blame_result *r,
+		      struct file_lines *f, unsigned file, struct fixblame *r,
 		      size_t *alloc)
 {
 	size_t *lines = xmalloc((f->nr + 1) * sizeof(*lines));
@@ -177,8 +177,8 @@ static int blame_file(git_repository *repo, struct dag *dag, uint32_t base,
 	return ret;
 }
 
-int blame_diff(git_repository *repo, struct dag *dag, uint32_t base,
-	       const char *diff, struct blame_result *out)
+int fixblame_run(git_repository *repo, struct dag *dag, uint32_t base,
+	       const char *diff, struct fixblame *out)
 {
 	struct file_lines *files;
 	size_t nfiles, alloc = 0;
@@ -197,7 +197,7 @@ int blame_diff(git_repository *repo, struct dag *dag, uint32_t base,
 	return ret;
 }
 
-void blame_result_free(struct blame_result *r)
+void fixblame_free(struct fixblame *r)
 {
 	free(r->v);
 	free(r->line);
@@ -219,7 +219,7 @@ static int cmp_rank(const void *a_, const void *b_)
 	return git_oid_cmp(&a->commit, &b->commit);
 }
 
-void blame_rank(struct blame_result *r)
+void fixblame_rank(struct fixblame *r)
 {
 	if (r->nr > 1)
 		qsort(r->v, r->nr, sizeof(*r->v), cmp_rank);

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "patchver/engine/dag.h"
-#include "patchver/engine/segname.h"
+#include "patchver/engine/namechain.h"
 #include "patchver/engine/tags.h"
 #include "patchver/base/util.h"
 
@@ -17,7 +17,7 @@
  * first-parent step shares its child's segment, a merge-parent step adds
  * one ("~5^2"), so a walk allocates no strings.
  */
-#define NAMEREV_NO_CUTOFF INT64_MIN
+#define NAMEWALK_NO_CUTOFF INT64_MIN
 
 struct rev_name {
 	int64_t taggerdate;
@@ -26,7 +26,7 @@ struct rev_name {
 	uint32_t seg;           /* 0: no name */
 };
 
-struct namerev {
+struct namewalk {
 	const struct dag *dag;
 	const struct tag_table *tags;
 	struct rev_name *names;     /* per commit */
@@ -44,7 +44,7 @@ struct namerev {
  * Name all commits from tips (tag indices, any order: they are sorted as
  * git sorts them).  Commits with a date below cutoff are not walked.
  */
-void namerev_walk(struct namerev *nr, const struct dag *dag,
+void namewalk_walk(struct namewalk *nr, const struct dag *dag,
 		  const struct tag_table *tags, const uint32_t *tips,
 		  size_t ntips, int64_t cutoff);
 /*
@@ -53,25 +53,25 @@ void namerev_walk(struct namerev *nr, const struct dag *dag,
  * With graph, commits of a level below level_cutoff are cut (git's cut by
  * generation number when it has a commit-graph); else by date.
  */
-void namerev_walk_lazy(struct namerev *nr, struct dag *dag,
+void namewalk_walk_lazy(struct namewalk *nr, struct dag *dag,
 		       const struct tag_table *tags, const uint32_t *tips,
 		       size_t ntips, int64_t cutoff, const struct cgraph *graph,
 		       uint32_t level_cutoff);
-void namerev_free(struct namerev *nr);
+void namewalk_free(struct namewalk *nr);
 
 /* Append commit's name to out; false (nothing appended) if it has none. */
-bool namerev_name(const struct namerev *nr, uint32_t commit, struct sbuf *out);
+bool namewalk_name(const struct namewalk *nr, uint32_t commit, struct sbuf *out);
 
 /*
  * The date cutoff git uses when asked about a commit of this date: a zero
  * date means none; otherwise a day's slop below it.
  */
-static inline int64_t namerev_cutoff_for(int64_t date)
+static inline int64_t namewalk_cutoff_for(int64_t date)
 {
 	const int64_t slop = 86400;
 
 	if (date == 0)
-		return NAMEREV_NO_CUTOFF;
+		return NAMEWALK_NO_CUTOFF;
 	return date < INT64_MIN + slop ? INT64_MIN : date - slop;
 }
 
@@ -81,9 +81,9 @@ static inline int64_t namerev_cutoff_for(int64_t date)
  * touches a path down to it.  Else when nothing on such a path (min_desc:
  * the oldest date at or above it) is dated before git's cutoff.
  */
-static inline bool namerev_uncut_is_gits(bool in_graph, int64_t date, int64_t min_desc)
+static inline bool namewalk_uncut_is_gits(bool in_graph, int64_t date, int64_t min_desc)
 {
-	return in_graph || min_desc >= namerev_cutoff_for(date);
+	return in_graph || min_desc >= namewalk_cutoff_for(date);
 }
 
 #endif

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_SEGNAME_H
-#define PATCHVER_SEGNAME_H
+#ifndef PATCHVER_NAMECHAIN_H
+#define PATCHVER_NAMECHAIN_H
 
 #include <stdint.h>
 
@@ -9,7 +9,7 @@
 /*
  * A name-rev name kept as a chain of segments: a first-parent step shares
  * its child's segment, a merge-parent step adds one ("~5^2").  The naming
- * walk (namerev.h) builds them, the release index keeps them, and both
+ * walk (namewalk.h) builds them, the release index keeps them, and both
  * render them here.
  */
 struct name_seg {
@@ -23,7 +23,7 @@ struct name_seg {
  * Append the name that ends in segment seg (nonzero) with generation
  * first-parent steps after it: "v2.6.34-rc3~29^2~3".
  */
-void segname_render(const struct name_seg *segs, const struct tag_table *tags,
+void namechain_render(const struct name_seg *segs, const struct tag_table *tags,
 		    uint32_t seg, int32_t generation, struct sbuf *out);
 
 #endif

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_RENDER_H
-#define PATCHVER_RENDER_H
+#ifndef PATCHVER_QUERY_REPORT_H
+#define PATCHVER_QUERY_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -7,11 +7,13 @@
 #include "patchver/base/json.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/query.h"
+#include "patchver/engine/quick.h"
 #include "patchver/engine/tags.h"
 
 /*
- * One rev's answer (engine/query.h) printed, text or JSON, whichever
- * source answered it: report.c's history, quick_report.c's release index.
+ * The query's report: one rev's answer (engine/query.h) printed, text or
+ * JSON, whichever source answered it -- the release index here, in the
+ * front, or the history (query_history.h).
  * Nothing here needs libgit2, so the quick path's front links it.
  */
 /* What a query asks: "where is this commit?", in the output a mode asks for. */
@@ -45,5 +47,13 @@ unsigned report_wants(enum report_mode m);
  * cannot describe.
  */
 bool answer_emit(struct reporter *r, struct json *j, const struct answer *a);
+
+/*
+ * The revs answered from a fresh release index alone (quick.h), text
+ * output: the exit code, or -1 when the index declines a rev (then
+ * nothing is printed; quick_why() says why).
+ */
+int report_quick(struct quick *q, const struct report_opts *opts,
+		 const char **revs, size_t nrevs);
 
 #endif

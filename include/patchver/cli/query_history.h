@@ -1,15 +1,16 @@
-#ifndef PATCHVER_REPORT_H
-#define PATCHVER_REPORT_H
+#ifndef PATCHVER_QUERY_HISTORY_H
+#define PATCHVER_QUERY_HISTORY_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "patchver/cli/render.h"
+#include "patchver/cli/query_report.h"
 #include "patchver/engine/history.h"
 
 /*
  * Answering "where is this commit?" for revs given on the command line or
- * on standard input, in the output a mode asks for (render.h).
+ * on standard input, from the history (what the release index alone
+ * cannot answer), in the output a mode asks for (query_report.h).
  */
 
 /* Returns 0 or the first EXIT_* code met; every rev is still answered. */
@@ -22,8 +23,5 @@ int report_revs(struct history *h, const struct report_opts *opts,
  * is text annotated as by git name-rev --annotate-stdin instead.
  */
 int report_stdin(struct history *h, const struct report_opts *opts, FILE *in);
-
-/* patchver --index: where the release index is, what it holds, what this run did. */
-int report_index(const struct history *h, bool json);
 
 #endif

@@ -1,11 +1,11 @@
 /*
- * Rendering a name kept as segments (segname.h).
+ * Rendering a name kept as segments (namechain.h).
  */
 #include <stdlib.h>
 
-#include "patchver/engine/segname.h"
+#include "patchver/engine/namechain.h"
 
-void segname_render(const struct name_seg *segs, const struct tag_table *tags,
+void namechain_render(const struct name_seg *segs, const struct tag_table *tags,
 		    uint32_t seg, int32_t generation, struct sbuf *out)
 {
 	uint32_t chain[64] = { 0 }, *path = chain, n = 1, k;

@@ -11,8 +11,8 @@
 #include "patchver/base/error.h"
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/objstore.h"
-#include "patchver/engine/refread.h"
-#include "patchver/engine/tagread.h"
+#include "patchver/engine/reffiles.h"
+#include "patchver/engine/tagload.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
 
@@ -188,22 +188,22 @@ static int read_refs(struct tag_table *t, git_repository *repo)
 }
 
 /*
- * The tags from the repository's files (refread.h): libgit2 looked each
+ * The tags from the repository's files (reffiles.h): libgit2 looked each
  * "refs/<name>" up on its own, 4 ms of a one-query walk.
  */
 static bool read_files(struct tag_table *t, git_repository *repo)
 {
-	struct refread r;
+	struct reffiles r;
 	const char **names;
 
-	if (refread_tags(&r, git_repository_commondir(repo)) < 0) {
-		refread_free(&r);
+	if (reffiles_tags(&r, git_repository_commondir(repo)) < 0) {
+		reffiles_free(&r);
 		return false;
 	}
 	names = xmalloc((r.tags.nr + 1) * sizeof(*names));
 	for (size_t i = 0; i < r.tags.nr; i++)
 		names[i] = r.tags.v[i].name;
-	refread_short_names(&r, names, r.tags.nr);
+	reffiles_short_names(&r, names, r.tags.nr);
 	t->v = xcalloc(r.tags.nr + 1, sizeof(*t->v));
 	for (size_t i = 0; i < r.tags.nr; i++) {
 		struct tag *tag = &t->v[t->nr++];
@@ -215,11 +215,11 @@ static bool read_files(struct tag_table *t, git_repository *repo)
 	}
 	free(names);
 	t->tag_digest = r.tag_digest;
-	refread_free(&r);
+	reffiles_free(&r);
 	return true;
 }
 
-int tags_read(struct tag_table *t, git_repository *repo)
+int tagload_refs(struct tag_table *t, git_repository *repo)
 {
 	memset(t, 0, sizeof(*t));
 	if (read_files(t, repo))
@@ -233,7 +233,7 @@ int tags_read(struct tag_table *t, git_repository *repo)
 	return 0;
 }
 
-int tags_peel(struct tag_table *t, struct dag *dag)
+int tagload_peel(struct tag_table *t, struct dag *dag)
 {
 	struct sbuf data = SBUF_INIT;
 	int ret = 0;

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BLAME_H
-#define PATCHVER_BLAME_H
+#ifndef PATCHVER_FIXBLAME_H
+#define PATCHVER_FIXBLAME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,7 +34,7 @@ struct blamed_line {
 	uint32_t commit;            /* DAG index; PV_NONE: beyond the file */
 };
 
-struct blame_result {
+struct fixblame {
 	struct blamed *v;           /* per commit, counts */
 	size_t nr;
 	unsigned lines;             /* preimage lines blamed */
@@ -49,11 +49,11 @@ struct blame_result {
  * Blame diff's preimage lines at commit base of dag (loaded).  0, or -1
  * with a libgit2 error.
  */
-int blame_diff(git_repository *repo, struct dag *dag, uint32_t base,
-	       const char *diff, struct blame_result *out);
-void blame_result_free(struct blame_result *r);
+int fixblame_run(git_repository *repo, struct dag *dag, uint32_t base,
+	       const char *diff, struct fixblame *out);
+void fixblame_free(struct fixblame *r);
 
 /* Sort by removed + neighbour lines, most first (ties: by context). */
-void blame_rank(struct blame_result *r);
+void fixblame_rank(struct fixblame *r);
 
 #endif

@@ -13,22 +13,22 @@
  * oddly named ref, an unusual packed-refs line, GIT_NAMESPACE) makes
  * it decline: then ask libgit2.
  */
-struct refread_ref {
-	char *name;                 /* in the refread's text or strings: not freed alone */
+struct reffiles_ref {
+	char *name;                 /* in the reffiles's text or strings: not freed alone */
 	unsigned char oid[20];
 	bool loose;                 /* a file under refs/tags, not a packed-refs line */
 };
 
-struct refread_list {
-	struct refread_ref *v;
+struct reffiles_list {
+	struct reffiles_ref *v;
 	size_t nr, alloc;
 };
 
-struct refread {
+struct reffiles {
 	char *gitdir;
-	struct refread_list packed;      /* every ref of packed-refs, name order */
-	struct refread_list tags;        /* under refs/tags, loose over packed, name order */
-	struct refread_list top_files, top_refs;   /* what gitdir and gitdir/refs hold */
+	struct reffiles_list packed;      /* every ref of packed-refs, name order */
+	struct reffiles_list tags;        /* under refs/tags, loose over packed, name order */
+	struct reffiles_list top_files, top_refs;   /* what gitdir and gitdir/refs hold */
 	bool listed;
 	char *text;                      /* packed-refs, whose lines the names point into */
 	char **strings;                  /* the other names */
@@ -41,7 +41,7 @@ struct refread {
 	uint64_t tag_digest;
 	/*
 	 * packed-refs' tag lines are those a caller already knows
-	 * (refread_tags_known): they were not parsed, packed holds the other
+	 * (reffiles_tags_known): they were not parsed, packed holds the other
 	 * refs only, tags the loose tags only, and has_tag answers for a
 	 * packed or loose "refs/tags/..." name.
 	 */
@@ -52,7 +52,7 @@ struct refread {
 };
 
 /* The tags of the repository whose (common) git directory is gitdir: 0, or -1 and r->why. */
-int refread_tags(struct refread *r, const char *gitdir);
+int reffiles_tags(struct reffiles *r, const char *gitdir);
 
 /*
  * The same, but when packed-refs' tag lines still have the digest a
@@ -61,15 +61,15 @@ int refread_tags(struct refread *r, const char *gitdir);
  * must then say whether that earlier read had the tag (packed or loose).
  * r->tags_known says which way it went.
  */
-int refread_tags_known(struct refread *r, const char *gitdir, uint64_t digest,
+int reffiles_tags_known(struct reffiles *r, const char *gitdir, uint64_t digest,
 		       bool (*has_tag)(const void *ctx, const char *refname), const void *ctx);
-void refread_free(struct refread *r);
+void reffiles_free(struct reffiles *r);
 
 /* The ref of list l (sorted by name) named name, or NULL. */
-const struct refread_ref *refread_find(const struct refread_list *l, const char *name);
+const struct reffiles_ref *reffiles_find(const struct reffiles_list *l, const char *name);
 
 /* Is refname ("refs/heads/x", or "HEAD" and its kind) packed or a loose file? */
-bool refread_exists(struct refread *r, const char *refname);
+bool reffiles_exists(struct reffiles *r, const char *refname);
 
 /*
  * The name git name-rev --tags --name-only prints for the tag refname:
@@ -77,7 +77,7 @@ bool refread_exists(struct refread *r, const char *refname);
  * top-level file "<name>" exists, then it keeps "tags/".  Borrowed: a
  * suffix of refname.
  */
-const char *refread_short_of(struct refread *r, const char *refname);
+const char *reffiles_short_of(struct reffiles *r, const char *refname);
 
 /*
  * The same for every tag at once: names[0..n) are refnames under
@@ -86,15 +86,15 @@ const char *refread_short_of(struct refread *r, const char *refname);
  * packed refs outside refs/tags) are few: each looks its tag up, rather
  * than each of 6,700 tags look them up.
  */
-void refread_short_names(struct refread *r, const char **names, size_t n);
+void reffiles_short_names(struct reffiles *r, const char **names, size_t n);
 
 /*
  * Would git read another history than the objects spell: replace refs
  * (refs/replace, unless GIT_NO_REPLACE_OBJECTS) or grafts (info/grafts,
  * GIT_GRAFT_FILE)?  Then the release index, written over the plain
- * history, answers nothing.  After refread_tags (which read packed-refs).
+ * history, answers nothing.  After reffiles_tags (which read packed-refs).
  */
-bool refread_history_replaced(struct refread *r);
+bool reffiles_history_replaced(struct reffiles *r);
 
 /*
  * Could the replace namespace hold a ref: loose refs under refs/replace, a
@@ -102,6 +102,6 @@ bool refread_history_replaced(struct refread *r);
  * files: asking libgit2 parses all of packed-refs (100,000 tags: most of a
  * query's time), and nearly no repository has a replace ref.
  */
-bool refread_replace_refs_exist(const char *gitdir);
+bool reffiles_replace_refs_exist(const char *gitdir);
 
 #endif
