@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
@@ -48,6 +49,79 @@ static void print_step(void *data, const struct bisect_step *s, size_t number)
 	       build, boot, bisect_verdict_name(s->verdict, s->fix_phase), s->why ? s->why : "");
 	/* a step takes minutes: show it now, not when the buffer fills */
 	fflush(stdout);
+}
+
+/*
+ * The journal a bisection keeps for --resume: a JSON object a line, one
+ * per step, its key and verdict first so that a resumed run reads them
+ * back with one pattern.
+ */
+struct journal_file {
+	FILE *f;
+	char **known;               /* resumed: "key verdict" */
+	size_t nknown;
+};
+
+static void journal_open(void *data, const char *path, bool resume)
+{
+	struct journal_file *jf = data;
+	char line[512];
+	FILE *f;
+
+	if (resume && (f = fopen(path, "r"))) {
+		while (fgets(line, sizeof(line), f)) {
+			char key[80];
+			int v;
+			if (sscanf(line, "{\"key\":\"%79[^\"]\",\"verdict\":%d", key, &v) == 2) {
+				jf->known = xrealloc(jf->known, (jf->nknown + 1) * sizeof(*jf->known));
+				jf->known[jf->nknown++] = xstrfmt("%s %d", key, v);
+			}
+		}
+		fclose(f);
+	}
+	jf->f = fopen(path, resume ? "a" : "w");
+}
+
+static int journal_recall(void *data, const char *key)
+{
+	const struct journal_file *jf = data;
+	size_t len = strlen(key);
+
+	for (size_t i = 0; i < jf->nknown; i++)
+		if (!strncmp(jf->known[i], key, len) && jf->known[i][len] == ' ')
+			return atoi(jf->known[i] + len + 1);
+	return -2;
+}
+
+static void journal_keep(void *data, const struct bisect_step *s)
+{
+	struct journal_file *jf = data;
+	struct json j;
+
+	if (!jf->f)
+		return;
+	json_init(&j, jf->f);
+	json_obj_begin(&j);
+	json_kstr(&j, "key", s->key);
+	json_kint(&j, "verdict", s->verdict);
+	json_kstr(&j, "label", s->label);
+	json_kstr(&j, "kind", s->kind);
+	json_kint(&j, "boots", s->boots);
+	json_kint(&j, "failing_boots", s->bad_boots);
+	json_kstr(&j, "why", s->why);
+	json_obj_end(&j);
+	fputc('\n', jf->f);
+	/* kept at once: an interrupted run resumes from here */
+	fflush(jf->f);
+}
+
+static void journal_close(struct journal_file *jf)
+{
+	for (size_t i = 0; i < jf->nknown; i++)
+		free(jf->known[i]);
+	free(jf->known);
+	if (jf->f)
+		fclose(jf->f);
 }
 
 static const struct bisect_events text_events = {
@@ -206,11 +280,17 @@ static void print_json(const struct history *h, const struct bisect_boot_result 
 	json_obj_end(&j);
 }
 
-int bisect_report(struct history *h, const struct bisect_opts *o, bool json)
+int bisect_report(struct history *h, const struct bisect_opts *opts, bool json)
 {
+	struct journal_file jf = { 0 };
+	const struct bisect_journal journal = { journal_open, journal_recall, journal_keep, &jf };
+	struct bisect_opts o = *opts;
 	struct bisect_boot_result r;
-	int ret = bisect_boot(h, o, json ? NULL : &text_events, &r);
+	int ret;
 
+	o.journal = &journal;
+	ret = bisect_boot(h, &o, json ? NULL : &text_events, &r);
+	journal_close(&jf);
 	if (r.reported) {
 		if (json)
 			print_json(h, &r);

@@ -9,6 +9,7 @@
 #include "patchver/base/error.h"
 #include "patchver/cli/audit_report.h"
 #include "patchver/cli/bisect_report.h"
+#include "patchver/cli/boot_record.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/dispatch.h"
 #include "patchver/cli/index_report.h"
@@ -56,6 +57,7 @@ static struct lab_opts lab_of_options(const struct options *o)
 	l.jobs = o->jobs;
 	l.quiet = o->json;   /* --json: stderr keeps errors and warnings */
 	l.repro = r;
+	l.booted = boot_record_write;
 	return l;
 }
 

@@ -15,7 +15,6 @@
 #include "patchver/lab/input.h"
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
-#include "patchver/base/json.h"
 #include "patchver/lab/lab.h"
 #include "patchver/base/proc.h"
 #include "patchver/engine/revs.h"
@@ -29,9 +28,6 @@ struct bb {
 	struct lab lab;
 	struct lab_opts lab_opts;
 	bool fix_mode;              /* "new" = passing */
-	FILE *log;
-	char **known;               /* --resume: "key verdict" lines */
-	size_t nknown;
 	time_t start;
 	struct bisect_boot_result res;
 };
@@ -108,34 +104,20 @@ static int test_result(const struct bb *b, const struct candidate *c, char **why
 	return failed ? 1 : 0;
 }
 
-static int lookup_log(const struct bb *b, const char *key)
+/* The verdict the journal keeps for key, or -2: none. */
+static int recall(const struct bb *b, const char *key)
 {
-	size_t len = strlen(key);
+	const struct bisect_journal *j = b->o->journal;
 
-	for (size_t i = 0; i < b->nknown; i++)
-		if (!strncmp(b->known[i], key, len) && b->known[i][len] == ' ')
-			return atoi(b->known[i] + len + 1);
-	return -2;
+	return j && j->recall ? j->recall(j->data, key) : -2;
 }
 
-static void log_step(struct bb *b, const struct bisect_step *s)
+static void keep(const struct bb *b, const struct bisect_step *s)
 {
-	struct json j;
+	const struct bisect_journal *j = b->o->journal;
 
-	if (!b->log)
-		return;
-	json_init(&j, b->log);
-	json_obj_begin(&j);
-	json_kstr(&j, "key", s->key);
-	json_kint(&j, "verdict", s->verdict);
-	json_kstr(&j, "label", s->label);
-	json_kstr(&j, "kind", s->kind);
-	json_kint(&j, "boots", s->boots);
-	json_kint(&j, "failing_boots", s->bad_boots);
-	json_kstr(&j, "why", s->why);
-	json_obj_end(&j);
-	fputc('\n', b->log);
-	fflush(b->log);
+	if (j && j->keep)
+		j->keep(j->data, s);
 }
 
 /*
@@ -160,7 +142,7 @@ static int test_state(struct bb *b, const char *kind, char *label, const git_oid
 		snprintf(s->key + strlen(s->key), sizeof(s->key) - strlen(s->key), "+%.16s",
 			 patches[i]->name);
 	snprintf(s->key + strlen(s->key), sizeof(s->key) - strlen(s->key), "x%d", repeat);
-	if ((logged = lookup_log(b, s->key)) > -2) {
+	if ((logged = recall(b, s->key)) > -2) {
 		s->verdict = *verdict = logged;
 		s->from_log = true;
 		s->why = xstrdup("verdict of the resumed log");
@@ -217,7 +199,7 @@ static int test_state(struct bb *b, const char *kind, char *label, const git_oid
 	}
 	*verdict = s->verdict;
 	step_done(b, s);
-	log_step(b, s);
+	keep(b, s);
 	return 0;
 }
 
@@ -537,14 +519,15 @@ static void triage_view(struct bb *b)
 	contain_free(&c);
 }
 
-/* The log of this bisection (its question hashed), for --resume. */
-static void open_log(struct bb *b)
+/* The journal of this bisection: its question hashed. */
+static void open_journal(struct bb *b)
 {
 	const char *parts[] = { b->lab.tree.what, b->o->good, b->o->bad, b->o->fix, b->o->tests,
 				b->o->series, b->o->commits ? "commits" : "releases",
 				b->lab.bug.text, b->lab.kreq.variant };
+	const struct bisect_journal *j = b->o->journal;
 	EVP_MD_CTX *ctx = digest_new();
-	char hex[17], line[512], *dir = xstrfmt("%s/bisect", b->lab.cache);
+	char hex[17], *dir = xstrfmt("%s/bisect", b->lab.cache);
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		digest_str(ctx, parts[i]);
@@ -553,18 +536,8 @@ static void open_log(struct bb *b)
 	mkdir(dir, 0755);
 	b->res.log_path = xstrfmt("%s/%s.jsonl", dir, hex);
 	free(dir);
-	if (b->o->resume && (b->log = fopen(b->res.log_path, "r"))) {
-		while (fgets(line, sizeof(line), b->log)) {
-			char key[80];
-			int v;
-			if (sscanf(line, "{\"key\":\"%79[^\"]\",\"verdict\":%d", key, &v) == 2) {
-				b->known = xrealloc(b->known, (b->nknown + 1) * sizeof(*b->known));
-				b->known[b->nknown++] = xstrfmt("%s %d", key, v);
-			}
-		}
-		fclose(b->log);
-	}
-	b->log = fopen(b->res.log_path, b->o->resume ? "a" : "w");
+	if (j && j->open)
+		j->open(j->data, b->res.log_path, b->o->resume);
 }
 
 static int run(struct bb *b)
@@ -582,7 +555,7 @@ static int run(struct bb *b)
 	b->lab_opts.quiet = true;
 	if ((ret = lab_open(&b->lab, &b->lab_opts)))
 		return ret;
-	open_log(b);
+	open_journal(b);
 	if (b->ev && b->ev->started)
 		b->ev->started(b->ev->data, b->lab.tree.what, b->o->repeat,
 			       b->o->repeat > 3 ? b->o->repeat : 3);
@@ -619,11 +592,6 @@ int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bis
 				 (!res->fix.done || (!res->fix.ambiguous && res->fix.confirmed));
 	}
 	res->seconds = (long)(time(NULL) - b.start);
-	for (size_t i = 0; i < b.nknown; i++)
-		free(b.known[i]);
-	free(b.known);
-	if (b.log)
-		fclose(b.log);
 	if (b.lab.cache)
 		lab_close(&b.lab);
 	*r = b.res;

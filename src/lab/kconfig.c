@@ -14,7 +14,7 @@
 #include "patchver/lab/kconfig.h"
 
 /* The line that separates the base from the requests in a merged fragment. */
-#define REQUESTS_MARK "# --- patchver --config requests ---\n"
+#define REQUESTS_MARK "# --- requested by the patchver run ---\n"
 
 static bool is_option(const char *s)
 {
@@ -116,7 +116,7 @@ char *kconfig_merge(const struct kconfig_request *r, const char *guest, const ch
 			p = profile(guest, "", a);
 		else if (!is_option(a) && !p)
 			p = xstrdup(a);
-		sbuf_addf(&out, "# --config %s\n", a);
+		sbuf_addf(&out, "# requested: %s\n", a);
 		if (p)
 			ok = append_file(&out, p);
 		else

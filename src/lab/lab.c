@@ -15,7 +15,6 @@
 
 #include "patchver/base/notice.h"
 #include "patchver/base/error.h"
-#include "patchver/base/json.h"
 #include "patchver/lab/input.h"
 #include "patchver/lab/digest.h"
 #include "patchver/lab/initramfs.h"
@@ -488,43 +487,6 @@ out:
 	return c->status;
 }
 
-static void write_record(const struct lab *l, const struct candidate *c)
-{
-	FILE *f = fopen(c->record, "w");
-	char hex[GIT_OID_HEXSZ + 1];
-	struct json j;
-
-	if (!f)
-		return;
-	json_init(&j, f);
-	json_obj_begin(&j);
-	json_kstr(&j, "candidate", c->name);
-	json_kstr(&j, "state", c->state);
-	json_kstr(&j, "kernel_tree", l->tree.what);
-	json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &c->commit));
-	json_kstr(&j, "tree", git_oid_tostr(hex, sizeof(hex), &c->tree));
-	json_key(&j, "compat_patches");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < c->ncompat; i++)
-		json_str(&j, c->compat[i]);
-	json_arr_end(&j);
-	json_key(&j, "patches");
-	json_arr_begin(&j);
-	for (size_t i = 0; i < c->npatches; i++)
-		json_str(&j, c->patches[i]->name);
-	json_arr_end(&j);
-	json_kstr(&j, "state_key", c->key);
-	json_kstr(&j, "work_tree", l->tree.work);
-	json_kstr(&j, "object_dir", l->tree.obj);
-	json_kstr(&j, "image", c->image);
-	json_kstr(&j, "initramfs", l->initrd);
-	json_kstr(&j, "gcc", l->gcc);
-	json_kstr(&j, "qemu", l->qemu);
-	json_kstr(&j, "command", c->boot.cmdline);
-	json_obj_end(&j);
-	fclose(f);
-}
-
 /* Did the guest behave as this candidate must? */
 static void judge(struct candidate *c)
 {
@@ -589,7 +551,8 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	lab_progress(l, "%s %s: booting (%s) ...", tag, c->name, l->accel);
 	ret = boot_run(c->image, l->initrd, c->log, l->accel, l->o->timeout, c->smp ? 2 : 1,
 		       &c->boot);
-	write_record(l, c);
+	if (l->o->booted)
+		l->o->booted(l->o->booted_data, l, c);
 	if (ret)
 		return ret;
 	judge(c);

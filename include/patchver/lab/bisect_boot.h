@@ -12,6 +12,21 @@
  * the test passes again; the window between them is the set of affected
  * releases, proven by boots and set against the triage's.
  */
+struct bisect_step;
+
+/*
+ * Where a bisection keeps its verdicts, so that an interrupted run can
+ * resume: the caller's store, in the caller's format.
+ */
+struct bisect_journal {
+	/* the journal of this question (its inputs hashed) is at path: read it (resume) or start it */
+	void (*open)(void *data, const char *path, bool resume);
+	/* the verdict kept for a step's key, or -2: none */
+	int (*recall)(void *data, const char *key);
+	void (*keep)(void *data, const struct bisect_step *s);
+	void *data;
+};
+
 struct bisect_opts {
 	struct lab_opts lab;        /* the machine; kernel_tree NULL: -C's repository */
 	const char *good, *bad;     /* known good (old) and bad (new) revs */
@@ -20,7 +35,8 @@ struct bisect_opts {
 	const char *series;         /* "X.Y": bisect that stable series' tags */
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */
-	bool resume;                /* reuse the verdicts of an interrupted run's log */
+	bool resume;                /* reuse the verdicts of an interrupted run's journal */
+	const struct bisect_journal *journal;   /* NULL: nothing kept */
 };
 
 /* One state built and booted `boots` times (or its verdict read from the log). */
@@ -63,7 +79,7 @@ struct bisect_boot_result {
 	bool confirmed;             /* every search found one answer, confirmed by boots */
 	int builds, boots;
 	long seconds;
-	char *log_path;             /* the --resume log */
+	char *log_path;             /* where the journal is kept */
 };
 
 /* What a bisection tells as it goes (each may be NULL). */

@@ -66,6 +66,8 @@ struct candidate {
 	char *why;
 };
 
+struct lab;
+
 struct lab_opts {
 	const char *kernel_tree;    /* NULL: Debian's linux-source */
 	const char *guest_dir;      /* NULL: found by datadir_guest() */
@@ -75,6 +77,9 @@ struct lab_opts {
 	bool quiet;                 /* no progress on stderr (--json) */
 	int jobs;                   /* --jobs: make -jN (0: one per CPU) */
 	struct repro_opts repro;
+	/* after each boot, its log written: keep a record of it at c->record (NULL: none) */
+	void (*booted)(void *data, const struct lab *l, const struct candidate *c);
+	void *booted_data;
 };
 
 struct lab {

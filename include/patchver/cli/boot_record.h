@@ -1,0 +1,15 @@
+#ifndef PATCHVER_BOOT_RECORD_H
+#define PATCHVER_BOOT_RECORD_H
+
+#include "patchver/lab/lab.h"
+
+/*
+ * The lab's booted hook (lab_opts): write c->record, a JSON object with
+ * the candidate's state, tree, patches, state key, work tree, object
+ * directory, image, initramfs, compiler, QEMU and command line -- enough
+ * to boot the same kernel again by hand.  A record that cannot be written
+ * is skipped: it documents the boot, it decides nothing.
+ */
+void boot_record_write(void *data, const struct lab *l, const struct candidate *c);
+
+#endif

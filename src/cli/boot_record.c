@@ -1,0 +1,45 @@
+/*
+ * Each boot's record (boot_record.h): what was built and booted, as JSON
+ * beside its serial log.
+ */
+#include <stdio.h>
+
+#include "patchver/base/json.h"
+#include "patchver/cli/boot_record.h"
+
+void boot_record_write(void *data, const struct lab *l, const struct candidate *c)
+{
+	FILE *f = fopen(c->record, "w");
+	char hex[GIT_OID_HEXSZ + 1];
+	struct json j;
+
+	if (!f)
+		return;
+	json_init(&j, f);
+	json_obj_begin(&j);
+	json_kstr(&j, "candidate", c->name);
+	json_kstr(&j, "state", c->state);
+	json_kstr(&j, "kernel_tree", l->tree.what);
+	json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &c->commit));
+	json_kstr(&j, "tree", git_oid_tostr(hex, sizeof(hex), &c->tree));
+	json_key(&j, "compat_patches");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < c->ncompat; i++)
+		json_str(&j, c->compat[i]);
+	json_arr_end(&j);
+	json_key(&j, "patches");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < c->npatches; i++)
+		json_str(&j, c->patches[i]->name);
+	json_arr_end(&j);
+	json_kstr(&j, "state_key", c->key);
+	json_kstr(&j, "work_tree", l->tree.work);
+	json_kstr(&j, "object_dir", l->tree.obj);
+	json_kstr(&j, "image", c->image);
+	json_kstr(&j, "initramfs", l->initrd);
+	json_kstr(&j, "gcc", l->gcc);
+	json_kstr(&j, "qemu", l->qemu);
+	json_kstr(&j, "command", c->boot.cmdline);
+	json_obj_end(&j);
+	fclose(f);
+}
