@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "patchver/base/error.h"
 #include "patchver/engine/gitstart.h"
@@ -45,6 +46,39 @@ static inline int fixture_main(int argc, char **argv, const char *usage,
 	}
 	gitstart_init();
 	ret = run(argv[1], false, step) < 0 || run(argv[1], true, step) < 0 ? 2 : check_done();
+	gitstart_shutdown();
+	return ret;
+}
+
+/* The index of the tag called name: a fixture without it cannot run the test. */
+static inline uint32_t fixture_tag(const struct history *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->tags.nr; i++)
+		if (!strcmp(h->tags.v[i].shortname, name))
+			return i;
+	fprintf(stderr, "no tag %s in the fixture\n", name);
+	exit(2);
+}
+
+/*
+ * main() of a test over one whole history (REPO): opened into *h, then
+ * run(), then the checks' verdict.  Returns main's exit code.
+ */
+static inline int fixture_main_whole(int argc, char **argv, const char *usage,
+				     struct history *h, void (*run)(void))
+{
+	int ret;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s\n", usage);
+		return 2;
+	}
+	gitstart_init();
+	if (fixture_open(h, argv[1], false) < 0)
+		return 2;
+	run();
+	history_close(h);
+	ret = check_done();
 	gitstart_shutdown();
 	return ret;
 }

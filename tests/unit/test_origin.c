@@ -20,11 +20,7 @@ static uint32_t fix_tag, old_tag, new_tag;  /* v2.6.34-rc4, v2.6.33, v2.6.34-rc1
 
 static uint32_t tag(const char *name)
 {
-	for (uint32_t i = 0; i < h.tags.nr; i++)
-		if (!strcmp(h.tags.v[i].shortname, name))
-			return i;
-	fprintf(stderr, "no tag %s in the fixture\n", name);
-	exit(2);
+	return fixture_tag(&h, name);
 }
 
 /* The inputs: evidence and the blame of the fix's lines, hunk by hunk. */
@@ -216,17 +212,8 @@ static void cc_stable(void)
 	scene_free(&s, g, n);
 }
 
-int main(int argc, char **argv)
+static void run(void)
 {
-	int ret;
-
-	if (argc < 2) {
-		fprintf(stderr, "usage: test_origin REPO\n");
-		return 2;
-	}
-	gitstart_init();
-	if (fixture_open(&h, argv[1], false) < 0)
-		return 2;
 	fix_tag = tag("v2.6.34-rc4");
 	old_tag = tag("v2.6.33");
 	new_tag = tag("v2.6.34-rc1");
@@ -234,8 +221,9 @@ int main(int argc, char **argv)
 	blame_alone();
 	message_decides();
 	cc_stable();
-	history_close(&h);
-	ret = check_done();
-	gitstart_shutdown();
-	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	return fixture_main_whole(argc, argv, "test_origin REPO", &h, run);
 }

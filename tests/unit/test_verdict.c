@@ -17,11 +17,7 @@ static struct history h;
 
 static uint32_t tag(const char *name)
 {
-	for (uint32_t i = 0; i < h.tags.nr; i++)
-		if (!strcmp(h.tags.v[i].shortname, name))
-			return i;
-	fprintf(stderr, "no tag %s in the fixture\n", name);
-	exit(2);
+	return fixture_tag(&h, name);
 }
 
 /* A triage of one group: introducers (1 or 0), the affected releases given. */
@@ -192,22 +188,14 @@ static void other_classes(void)
 	CHECK_STR(confidence_name(CONF_UNCERTAIN), "uncertain");
 }
 
-int main(int argc, char **argv)
+static void run(void)
 {
-	int ret;
-
-	if (argc < 2) {
-		fprintf(stderr, "usage: test_verdict REPO\n");
-		return 2;
-	}
-	gitstart_init();
-	if (fixture_open(&h, argv[1], false) < 0)
-		return 2;
 	unreleased_regression();
 	released_bug();
 	other_classes();
-	history_close(&h);
-	ret = check_done();
-	gitstart_shutdown();
-	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	return fixture_main_whole(argc, argv, "test_verdict REPO", &h, run);
 }
