@@ -66,6 +66,15 @@ int pv_error_set_about(int code, int about, const char *fmt, ...)
 	return code;
 }
 
+int pv_error_wrap(int code, const char *prefix)
+{
+	char message[PV_ERROR_MAX];
+
+	/* vsnprintf may not read the buffer it writes */
+	snprintf(message, sizeof(message), "%s", last_error.message);
+	return pv_error_set(code, "%s%s", prefix, message);
+}
+
 const struct pv_error *pv_error_last(void)
 {
 	return &last_error;

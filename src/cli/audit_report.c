@@ -192,7 +192,7 @@ int audit_report(struct history *h, const struct audit_report_opts *o)
 	diag_show_counts(!o->json);
 	ret = audit_run(&res, h, &ao);
 	if (ret == PV_EINVALID)
-		ret = diag_reword(ret, "--series ");
+		ret = pv_error_wrap(ret, "--series ");
 	if (ret)
 		return diag_exit(ret);
 	if (o->json)

@@ -128,15 +128,6 @@ static const struct bisect_events text_events = {
 	print_started, print_releases, print_commits, print_step, NULL
 };
 
-/* A tag's name, or a commit's short id when there is no tag. */
-static const char *state_name(const struct history *h, uint32_t tag, uint32_t commit,
-			      char hex[13])
-{
-	if (tag != PV_NONE)
-		return h->tags.v[tag].shortname;
-	return git_oid_tostr(hex, 13, &h->dag.oids[commit]);
-}
-
 static void print_tags(const struct history *h, const char *what, const uint32_t *v, size_t n)
 {
 	printf("%-20s", what);
@@ -151,8 +142,8 @@ static void print_finding(const struct history *h, const char *what,
 	char buf[13], buf2[13];
 
 	printf("%-20s last %s %s, first %s %s%s\n", what, fix ? "failing" : "good",
-	       state_name(h, f->last_old_tag, f->last_old, buf), fix ? "passing" : "bad",
-	       state_name(h, f->first_new_tag, f->first_new, buf2),
+	       bisect_state_name(h, f->last_old_tag, f->last_old, buf), fix ? "passing" : "bad",
+	       bisect_state_name(h, f->first_new_tag, f->first_new, buf2),
 	       f->ambiguous && f->commit == PV_NONE ? " (skipped releases hide it)" : "");
 	if (f->ambiguous) {
 		printf("%-20s could be any of:", "");

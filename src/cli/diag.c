@@ -99,14 +99,6 @@ int diag_exit(int ret)
 /* Counts are drawn in place on a terminal, and only there. */
 static bool show_counts;
 
-int diag_reword(int code, const char *prefix)
-{
-	char message[PV_ERROR_MAX];
-
-	snprintf(message, sizeof(message), "%s", pv_error_last()->message);
-	return pv_error_set(code, "%s%s", prefix, message);
-}
-
 static void say_notice(const struct pv_notice *n, void *data)
 {
 	(void)data;

@@ -43,6 +43,12 @@ const char *bisect_verdict_name(int v, bool fix_phase)
 	return fix_phase ? "bad (not fixed)" : "good";
 }
 
+/* Boots of the final answer: the steps' count, at least 3. */
+static int confirm_boots(const struct bb *b)
+{
+	return b->o->repeat > 3 ? b->o->repeat : 3;
+}
+
 static const char *verdict_name(const struct bb *b, int v)
 {
 	return bisect_verdict_name(v, b->fix_mode);
@@ -312,12 +318,12 @@ static int search_commits(struct bb *b, struct bisect_finding *f)
 	return ret;
 }
 
-/* A tag's name, or a commit's short id when there is no tag. */
-static const char *state_name(const struct bb *b, uint32_t tag, uint32_t commit, char hex[13])
+const char *bisect_state_name(const struct history *h, uint32_t tag, uint32_t commit,
+			      char hex[13])
 {
 	if (tag != PV_NONE)
-		return b->h->tags.v[tag].shortname;
-	return git_oid_tostr(hex, 13, &b->h->dag.oids[commit]);
+		return h->tags.v[tag].shortname;
+	return git_oid_tostr(hex, 13, &h->dag.oids[commit]);
 }
 
 /* The reverse of a commit's change, to take it out of a later tree. */
@@ -352,15 +358,16 @@ static struct kpatch *revert_of(struct bb *b, uint32_t c)
  */
 static int confirm(struct bb *b, struct bisect_finding *f)
 {
-	int n = b->o->repeat > 3 ? b->o->repeat : 3, v, ret;
+	int n = confirm_boots(b), v, ret;
 	uint32_t at = f->commit != PV_NONE ? f->commit : f->first_new;
 	struct kpatch *rev = f->commit != PV_NONE ? revert_of(b, f->commit) : NULL;
-	char *hex = hex12(b, at), buf[13];
+	char *hex = hex12(b, at), nbuf[13], obuf[13];
+	const char *new_name = bisect_state_name(b->h, f->first_new_tag, f->first_new, nbuf);
+	const char *old_name = bisect_state_name(b->h, f->last_old_tag, f->last_old, obuf);
 
 	f->confirm_n = n;
-	ret = test_state(b, "confirm", xstrfmt("%s (%dx)", f->commit != PV_NONE ? hex :
-			 state_name(b, f->first_new_tag, f->first_new, buf), n), &b->h->dag.oids[at],
-			 NULL, 0, n, &v);
+	ret = test_state(b, "confirm", xstrfmt("%s (%dx)", f->commit != PV_NONE ? hex : new_name, n),
+			 &b->h->dag.oids[at], NULL, 0, n, &v);
 	if (ret)
 		goto out;
 	f->confirm_new = v == BISECT_NEW ? n : 0;
@@ -369,19 +376,19 @@ static int confirm(struct bb *b, struct bisect_finding *f)
 		goto out;
 	}
 	if (f->commit != PV_NONE)
-		ret = test_state(b, "confirm", xstrfmt("%s - %s (%dx)", state_name(b, f->first_new_tag,
-				 f->first_new, buf), hex, n), &b->h->dag.oids[f->first_new], &rev, 1, n, &v);
+		ret = test_state(b, "confirm", xstrfmt("%s - %s (%dx)", new_name, hex, n),
+				 &b->h->dag.oids[f->first_new], &rev, 1, n, &v);
 	else
-		ret = test_state(b, "confirm", xstrfmt("%s (%dx)",
-				 state_name(b, f->last_old_tag, f->last_old, buf), n),
+		ret = test_state(b, "confirm", xstrfmt("%s (%dx)", old_name, n),
 				 &b->h->dag.oids[f->last_old], NULL, 0, n, &v);
 	if (ret)
 		goto out;
 	f->confirm_old = v == BISECT_OLD ? n : 0;
 	f->confirmed = f->confirm_new == n && f->confirm_old == n;
-	if (!f->confirmed)
-		f->confirm_why = xstrfmt("%s", b->res.steps[b->res.nsteps - 1].why ? b->res.steps[b->res.nsteps - 1].why :
-				     "the confirmation boots disagree");
+	if (!f->confirmed) {
+		const char *why = b->res.steps[b->res.nsteps - 1].why;
+		f->confirm_why = xstrdup(why ? why : "the confirmation boots disagree");
+	}
 out:
 	if (rev) {
 		kpatch_free(rev);
@@ -419,7 +426,8 @@ static int check_ends(struct bb *b, struct bisect_finding *f)
 	int v, ret;
 
 	if (!b->fix_mode) {
-		if ((ret = test_state(b, "end", xstrdup(state_name(b, f->last_old_tag, f->last_old, buf)),
+		if ((ret = test_state(b, "end",
+				      xstrdup(bisect_state_name(b->h, f->last_old_tag, f->last_old, buf)),
 				      &b->h->dag.oids[f->last_old], NULL, 0, b->o->repeat, &v)))
 			return ret;
 		if (v != BISECT_OLD)
@@ -427,7 +435,8 @@ static int check_ends(struct bb *b, struct bisect_finding *f)
 						  "%s: the test does not pass there (%s)",
 				     b->o->good, verdict_name(b, v));
 	}
-	if ((ret = test_state(b, "end", xstrdup(state_name(b, f->first_new_tag, f->first_new, buf)),
+	if ((ret = test_state(b, "end",
+			      xstrdup(bisect_state_name(b->h, f->first_new_tag, f->first_new, buf)),
 			      &b->h->dag.oids[f->first_new], NULL, 0, b->o->repeat, &v)))
 		return ret;
 	if (v != BISECT_NEW)
@@ -503,7 +512,7 @@ static void triage_view(struct bb *b)
 		return;
 	history_load_branches(b->h);
 	contain_init(&c, b->h);
-	if (triage_run(&t, b->h, &c, b->res.fix.commit, NULL, EVIDENCE_ALL) == 0) {
+	if (triage_run(&t, b->h, &c, r->fix.commit, NULL, EVIDENCE_ALL) == 0) {
 		r->have_triage = true;
 		r->triage_affected = xmalloc((t.groups[0].naffected + 1) *
 					     sizeof(*r->triage_affected));
@@ -557,8 +566,7 @@ static int run(struct bb *b)
 		return ret;
 	open_journal(b);
 	if (b->ev && b->ev->started)
-		b->ev->started(b->ev->data, b->lab.tree.what, b->o->repeat,
-			       b->o->repeat > 3 ? b->o->repeat : 3);
+		b->ev->started(b->ev->data, b->lab.tree.what, b->o->repeat, confirm_boots(b));
 	if ((ret = find(b, &b->res.reg, good, good_tag, bad, bad_tag)) || !b->o->fix)
 		return ret;
 	b->fix_mode = true;

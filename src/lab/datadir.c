@@ -68,8 +68,9 @@ char *datadir_guest(const char *explicit)
 		free(tries[i]);
 	}
 	if (!found)
-		pv_error_set(PV_ENOTOOL, "patchver's guest data (init.c, kernel.config, reproducers/default.c) not found; "
-		      "looked in %s: reinstall patchver, or set PATCHVER_DATA_DIR", sbuf_str(&looked));
+		pv_error_set(PV_ENOTOOL, "patchver's guest data (init.c, kernel.config, "
+			     "reproducers/default.c) not found; looked in %s: reinstall patchver, or set "
+			     "PATCHVER_DATA_DIR", sbuf_str(&looked));
 	sbuf_free(&looked);
 	return found;
 }

@@ -65,8 +65,8 @@ int kconfig_request_init(struct kconfig_request *r, char *const *args, const cha
 		char *p = is_name(a) ? profile(guest, "", a) : NULL;
 
 		if (!is_option(a) && !p && !(strchr(a, '/') || strchr(a, '.') ? is_file(a) : false))
-			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CONFIG, "%s: not CONFIG_X=VALUE, a fragment file, "
-				    "or a profile of %s/configs/", a, guest);
+			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CONFIG, "%s: not CONFIG_X=VALUE, "
+						 "a fragment file, or a profile of %s/configs/", a, guest);
 		free(p);
 		r->args = xrealloc(r->args, (r->nargs + 1) * sizeof(*r->args));
 		r->args[r->nargs++] = xstrdup(a);

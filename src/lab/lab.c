@@ -174,12 +174,9 @@ static int prepare_guest(struct lab *l)
 	bug = l->o->repro.bug ? xstrdup(l->o->repro.bug) : default_bug(source);
 	if ((ret = oracle_parse(&l->bug, bug)))
 		goto out;
-	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == PV_EINVALID) {
-		/* patchver's own program, not the user's: a build failure, the compiler's words kept */
-		char *why = xstrdup(pv_error_last()->message);
-		ret = pv_error_set(PV_EBUILD, "cannot build the guest's init: %s", why);
-		free(why);
-	}
+	/* patchver's own program, not the user's: a build failure, the compiler's words kept */
+	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == PV_EINVALID)
+		ret = pv_error_wrap(PV_EBUILD, "cannot build the guest's init: ");
 out:
 	free(bug);
 	free(init);
@@ -346,8 +343,8 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 	c->smp = kconfig_enabled(config, "CONFIG_SMP");
 	c->unstuck = kconfig_unstuck(fragment, config);
 	if (c->unstuck && l->o->repro.strict_config)
-		return pv_error_set_about(PV_EINVALID, LAB_INPUT_STRICT_CONFIG, "%s did not stick in %s", c->unstuck[0],
-			     c->state);
+		return pv_error_set_about(PV_EINVALID, LAB_INPUT_STRICT_CONFIG, "%s did not stick in %s",
+					  c->unstuck[0], c->state);
 	/* a warning, not progress: said with --json too */
 	for (char **u = c->unstuck; u && *u; u++)
 		pv_notice(PV_NOTICE_WARNING, "%s: %s did not stick in %s (unknown in that "

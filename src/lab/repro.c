@@ -197,14 +197,14 @@ static int add_file(struct repro *r, const char *arg)
 	struct stat st;
 
 	if (stat(src, &st) < 0 || !S_ISREG(st.st_mode) || access(src, R_OK) < 0) {
-		pv_error_set_about(PV_EINVALID, LAB_INPUT_GUEST_FILE, "%s: %s", arg, stat(src, &st) < 0 ? strerror(errno)
-		      : "not a readable regular file");
+		pv_error_set_about(PV_EINVALID, LAB_INPUT_GUEST_FILE, "%s: %s", arg,
+				   stat(src, &st) < 0 ? strerror(errno) : "not a readable regular file");
 		goto fail;
 	}
 	if (dest[0] != '/' || strstr(dest, "/../") || !strcmp(dest + strlen(dest) - 1, "/") ||
 	    !strncmp(dest, "/.patchver", 10) || !strcmp(dest, "/init")) {
-		pv_error_set_about(PV_EINVALID, LAB_INPUT_GUEST_FILE, "%s: the guest path must be an absolute file path "
-		      "(not /init, not under /.patchver)", arg);
+		pv_error_set_about(PV_EINVALID, LAB_INPUT_GUEST_FILE, "%s: the guest path must be an "
+				   "absolute file path (not /init, not under /.patchver)", arg);
 		goto fail;
 	}
 	r->files = xrealloc(r->files, (r->nfiles + 1) * sizeof(*r->files));

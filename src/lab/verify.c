@@ -255,7 +255,8 @@ static int parse_candidate(struct verify *v, const char *spec)
 	int ret = 0;
 
 	if (!eq || eq == spec || !eq[1])
-		return pv_error_set_about(PV_EINVALID, LAB_INPUT_CANDIDATE, "'%s': give NAME=REV|PATCH[,PATCH...]", spec);
+		return pv_error_set_about(PV_EINVALID, LAB_INPUT_CANDIDATE,
+					  "'%s': give NAME=REV|PATCH[,PATCH...]", spec);
 	c = add(v, xstrndup(spec, (size_t)(eq - spec)), "given on the command line",
 		&v->lab.tree.base);
 	c->judge = false;
@@ -274,8 +275,9 @@ static int parse_candidate(struct verify *v, const char *spec)
 				p = patch_of_commit(v, v->lab.tree.repo, git_object_id(obj), &ret);
 			have_base = true;
 		} else {
-			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CANDIDATE, "%s: '%s' is neither a patch file nor "
-				    "a commit of %s", c->name, it, v->lab.tree.what);
+			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CANDIDATE, "%s: '%s' is neither "
+						 "a patch file nor a commit of %s", c->name, it,
+						 v->lab.tree.what);
 		}
 		if (p)
 			add_patch(c, p);
@@ -302,8 +304,8 @@ static int parse_expect(struct verify *v, const char *spec)
 			return lab_parse_expectation(&c->expect, eq + 1, &v->lab.bug, &c->own_bug);
 		}
 	}
-	return pv_error_set_about(PV_EINVALID, LAB_INPUT_EXPECT, "'%s': no candidate is called '%.*s'", spec,
-		     (int)(eq - spec), spec);
+	return pv_error_set_about(PV_EINVALID, LAB_INPUT_EXPECT, "'%s': no candidate is called '%.*s'",
+				  spec, (int)(eq - spec), spec);
 }
 
 static int scenario_user(struct verify *v)

@@ -76,6 +76,13 @@ int pv_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2
 int pv_error_set_about(int code, int about, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Record code with prefix put before the last recorded message: the
+ * caller's context around a failure it passes on ("--series ", "cannot
+ * build the guest's init: ").  Returns code.
+ */
+int pv_error_wrap(int code, const char *prefix);
+
 /* This thread's last recorded error; code PV_OK when there is none. */
 const struct pv_error *pv_error_last(void);
 

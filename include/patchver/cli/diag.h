@@ -16,12 +16,6 @@
  */
 int diag_exit(int ret);
 
-/*
- * Put prefix before the recorded message of code, the failure just
- * returned: the words only cli/ knows ("--series ").  Returns code.
- */
-int diag_reword(int code, const char *prefix);
-
 /* The exit code of a PV_E* code, saying nothing. */
 int diag_exit_code(int code);
 

@@ -103,6 +103,10 @@ int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bis
 		struct bisect_boot_result *r);
 void bisect_boot_result_free(struct bisect_boot_result *r);
 
+/* A state's name: its release tag's, or its commit's short id (hex) when tag is PV_NONE. */
+const char *bisect_state_name(const struct history *h, uint32_t tag, uint32_t commit,
+			      char hex[13]);
+
 /* "good", "bad", "flaky", "skip"; in the fix phase "good (fixed)", "bad (not fixed)". */
 const char *bisect_verdict_name(int verdict, bool fix_phase);
 
