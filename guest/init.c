@@ -9,9 +9,11 @@
  *   ... what the reproducer prints, and what the kernel prints meanwhile ...
  *   PATCHVER-REPRO-END exit=<N> | signal=<SIG> | timeout=<seconds>
  *
- * /.patchver/conf holds "timeout=<seconds>" and "script=0|1"; the
- * reproducer is /.patchver/repro (a static ELF, or a script that busybox's
- * sh runs); files for /tmp wait in /.patchver/tmp until /tmp is mounted.
+ * /.patchver/conf holds "timeout=<seconds>", "script=0|1" and
+ * "program=0|1"; the reproducer is /.patchver/repro (a static ELF, or a
+ * script that busybox's sh runs), absent for a boot test (program=0: the
+ * init waits a second between the markers and reports exit=0); files for
+ * /tmp wait in /.patchver/tmp until /tmp is mounted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -158,7 +160,7 @@ static int run_repro(int timeout, int script, int *status)
 int main(void)
 {
 	struct utsname u;
-	int timeout, script, status = 0, r;
+	int timeout, script, program, status = 0, r = 0;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	mount_fs("proc", "/proc");
@@ -171,10 +173,14 @@ int main(void)
 	nftw(STAGED, copy_one, 16, FTW_PHYS);
 	timeout = conf_int("timeout", 60);
 	script = conf_int("script", 0);
+	program = conf_int("program", 1);
 	uname(&u);
 	printf("PATCHVER-BEGIN kernel=%s\n", u.release);
 	printf("PATCHVER-REPRO-START\n");
-	r = run_repro(timeout, script, &status);
+	if (program)
+		r = run_repro(timeout, script, &status);
+	else
+		sleep(1);       /* a boot test: what the kernel prints right after boot counts */
 	fflush(stdout);
 	if (r == -1)
 		printf("\nPATCHVER-REPRO-END timeout=%d\n", timeout);

@@ -217,5 +217,16 @@ rv_line 2 "--bug 'panic': not a kind of bug" --bug panic
 rv_line 2 "--config NO_SUCH_PROFILE: not CONFIG_X=VALUE" --config NO_SUCH_PROFILE
 one_line 2 "--boot-timeout 20 must exceed --repro-timeout (60)" -C "$repo" --verify-boot "$fix" --boot-timeout 20
 one_line 2 "--reproducer, --guest-file" -C "$repo" --reproducer "$tmp/dyn.c" HEAD
+# the plan's options: each a usage error before anything is opened
+one_line 2 "--max-states: '0' is not a number of states" -C "$repo" --verify-boot "$fix" --max-states 0
+one_line 2 "--max-states: 'many' is not a number of states" -C "$repo" --verify-boot "$fix" --max-states many
+one_line 2 "--max-states: '5x' is not a number of states" -C "$repo" --verify-boot "$fix" --max-states 5x
+one_line 2 "--releases: 'some' is not a choice: give all" -C "$repo" --verify-boot "$fix" --releases some
+one_line 2 "--max-states, --releases and --dry-run go with --verify-boot" -C "$repo" --dry-run "$fix"
+one_line 2 "--max-states bounds the plan; --releases all has none" -C "$repo" --verify-boot "$fix" \
+	--releases all --max-states 4
+one_line 2 "--candidate names its own" -C "$repo" --verify-boot --candidate x=HEAD --max-states 4
+rv_line 2 "--bug 'exit': the reproducer's status or checks, and there is no reproducer" --bug exit
+rv_line 2 "reproducer no-such-shipped-one: No such file" --reproducer no-such-shipped-one
 expect_eq "$(find "$rcache" -name bzImage 2>/dev/null | wc -l)" 0 "no kernel built for any of them"
 finish

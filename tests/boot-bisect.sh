@@ -17,7 +17,8 @@ b='.bisect_boot'
 snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 snapshot "$model" > "$tmp/before"
 
-j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --keep 2>"$tmp/err")
+j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --keep \
+	--reproducer nofollow 2>"$tmp/err")
 expect_eq "$?" 0 "bisect: exit (stderr: $(tail -3 "$tmp/err"))"
 expect_eq "$(jq -r "$b.regression | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.2-rc2 v6.2-rc3" "the first bad release"
 expect_eq "$(jq -r "$b.regression.commit" <<<"$j")" "$regress" "the commit that introduced it"
@@ -55,13 +56,14 @@ for kind in C shell; do
 done
 
 # the run resumes from its log: same answers, nothing built or booted
-j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --resume 2>/dev/null)
+j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --resume \
+	--reproducer nofollow 2>/dev/null)
 expect_eq "$?" 0 "resume: exit"
 expect_eq "$(jq -r "\"\($b.builds) \($b.boots)\"" <<<"$j")" "0 0" "resume: every verdict from the log"
 expect_eq "$(jq -r "$b.regression.commit, $b.fix.commit" <<<"$j" | tr '\n' ' ')" "$regress $fix " "resume: same answers"
 
 # ends that do not answer as claimed: a clear error, not a made-up culprit
-"$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --test plain_dir_slash >/dev/null 2>"$tmp/err"
+"$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --reproducer nofollow --test plain_dir_slash >/dev/null 2>"$tmp/err"
 expect_eq "$?" 12 "a --bad that passes: exit"
 expect_contains "$(cat "$tmp/err")" "--bad v6.2: the test does not fail there" "a --bad that passes: message"
 "$PATCHVER" -C "$model" --bisect-boot --good v6.1 >/dev/null 2>&1

@@ -8,7 +8,8 @@
 # start marker and names its crash title; --bisect-boot finds the commit
 # and its revert confirms it; a reproducer that exits 125 makes a state
 # a skip; one that sleeps past --repro-timeout is a timeout, and no QEMU
-# outlives patchver.
+# outlives patchver.  Without a reproducer, a boot test: the model crash
+# warns at boot too, so its state fails it and its revert passes.
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,5 +81,29 @@ expect_eq "$?" 0 "timeout: exit (stderr: $(tail -3 "$tmp/err"))"
 expect_eq "$(jq -r "$c[0].boot.reproducer" <<<"$j")" "timeout (3 s)" "timeout: reported as such"
 expect_eq "$(pgrep -f "qemu-system-x86_64.*$(jq -r "$c[0].boot.command" <<<"$j" | awk '{print $3}')" | wc -l)" 0 \
 	"no QEMU outlives patchver"
+# no reproducer: each state is a boot test.  The model crash also warns at
+# boot (before the start marker), so its state fails one; the same release
+# with the culprit reverted passes.
+git -C "$model" diff "$culprit" "$culprit^" > "$tmp/revert.patch"
+boot_test=(--candidate bad=v6.2-rc3 --expect bad=bug --candidate "reverted=v6.2-rc3,$tmp/revert.patch"
+	--expect reverted=pass)
+j=$(pv --verify-boot --json "${boot_test[@]}" 2>"$tmp/err")
+expect_eq "$?" 0 "boot test: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r '.verify_boot | "\(.boot_test_only) \(.bug) \(.reproducer)"' <<<"$j")" "true boot null" \
+	"boot test: said in the JSON, no program"
+expect_eq "$(jq -r "$c[0].why" <<<"$j")" "the bug shows: boot test: WARNING: at kernel/sys.c prctl_model_boot" \
+	"boot test: the bad state's warning at boot fails it"
+expect_eq "$(jq -r "$c[0].boot.crash_before_start" <<<"$j")" "WARNING: at kernel/sys.c prctl_model_boot" \
+	"boot test: the warning came before the start marker"
+expect_eq "$(jq -r "$c[1].why" <<<"$j")" "no bug: boot test: reached the start marker, no crash report" \
+	"boot test: the revert passes"
+pv --verify-boot "${boot_test[@]}" >"$tmp/out" 2>/dev/null
+expect_eq "$(head -1 "$tmp/out")" "boot test only: the fix's own bug is not tested; give --reproducer" \
+	"boot test: the report's first line says so"
+pv --verify-boot --bug exit "${boot_test[@]}" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--bug exit without a program: exit"
+expect_contains "$(cat "$tmp/err")" "--bug 'exit': the reproducer's status or checks, and there is no reproducer" \
+	"--bug exit without a program: message"
+
 "$PATCHVER" --cache-clean >/dev/null
 finish

@@ -13,7 +13,7 @@ no_strays() { ! pgrep -f 'qemu-system-x86_64 -kernel' >/dev/null && ! pgrep -x m
 
 # --- the seed story on the demo history
 repo=$FIXTURES/demo.git
-j=$("$PATCHVER" -C "$repo" --verify-boot --keep --json "$(fix_of "$repo")" 2>"$tmp/err")
+j=$("$PATCHVER" -C "$repo" --verify-boot --keep --json --reproducer nofollow "$(fix_of "$repo")" 2>"$tmp/err")
 rc=$?
 expect_eq "$rc" 0 "demo: exit (stderr: $(tail -3 "$tmp/err"))"
 c='.verify_boot.candidates'
@@ -25,7 +25,12 @@ expect_eq "$(jq -r "$c[1].boot.checks[] | select(.name == \"nofollow_slash_symli
 expect_eq "$(jq -r "[$c[0,2,3].boot.checks[] | select(.pass | not)] | length" <<<"$j")" 0 \
 	"demo: control and fixed kernels pass every check"
 expect_eq "$(jq -r "[$c[].as_expected] | all" <<<"$j")" true "demo: every expectation holds"
-expect_contains "$(jq -r ".verify_boot.verdict" <<<"$j")" "fix confirmed: the bug shows in bug and is gone" "demo: verdict"
+expect_contains "$(jq -r ".verify_boot.verdict" <<<"$j")" \
+	"fix confirmed: the bug shows in bug and is gone with $(fix_of "$repo" | cut -c1-12) (modelled by 0002-vfs-" \
+	"demo: verdict, naming the patch that was applied for the fix"
+expect_eq "$(jq -r ".verify_boot | \"\(.reproducer) \(.bug) \(.boot_test_only)\"" <<<"$j")" \
+	"$guest/reproducers/nofollow.c nofollow_slash_symlink_dir:ELOOP false" \
+	"demo: --reproducer nofollow is the shipped one, with its own --bug"
 expect_eq "$(jq -r ".verify_boot.scenario" <<<"$j")" "model" "demo: a model of the story on Debian's tree"
 expect_eq "$(jq -r "$c[3].build.cached" <<<"$j")" true "demo: an identical state is built once"
 log=$(jq -r "$c[1].boot.log" <<<"$j")
@@ -41,7 +46,7 @@ expect_eq "$?" 0 "demo: no make or qemu left running"
 
 # --- move the fix past v2.6.34: the candidates follow the triage
 late=$FIXTURES/demo-late.git
-j=$("$PATCHVER" -C "$late" --verify-boot --keep --json "$(fix_of "$late")" 2>"$tmp/err")
+j=$("$PATCHVER" -C "$late" --verify-boot --keep --json --reproducer nofollow "$(fix_of "$late")" 2>"$tmp/err")
 expect_eq "$?" 0 "late fix: exit"
 expect_eq "$(jq -r "[$c[] | .models] | join(\" \")" <<<"$j")" \
 	"v2.6.33 v2.6.34-rc1 v2.6.34-rc1 v2.6.35-rc1" "late fix: candidates move"
@@ -52,17 +57,27 @@ mkdir -p "$tmp/badseries"
 sed 's/nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;/nd->flags |= LOOKUP_NO_SUCH_LINE;/' \
 	"$guest"/kernel/0001-*.patch > "$tmp/badseries/0001-model.patch"
 cp "$guest"/kernel/0002-*.patch "$tmp/badseries/0002-fix.patch"
-j=$("$PATCHVER" -C "$repo" --verify-boot --json --patch-series "$tmp/badseries" "$(fix_of "$repo")" 2>/dev/null)
+j=$("$PATCHVER" -C "$repo" --verify-boot --json --reproducer nofollow --patch-series "$tmp/badseries" "$(fix_of "$repo")" 2>/dev/null)
 expect_eq "$?" 15 "bad series: exit"
 expect_eq "$(jq -r "$c[1].why" <<<"$j")" "model does not apply" "bad series: why"
 expect_eq "$(jq -r "$c[1].failed_patch" <<<"$j")" "model" "bad series: which patch"
+
+# a fix the series does not model, on a tree without its history: refused
+# before anything is built, unless a series of one's own models it
+other=$(git -C "$repo" log --format=%H --grep='Restore LOOKUP_DIRECTORY' -1 master)
+"$PATCHVER" -C "$repo" --verify-boot --reproducer nofollow "$other" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "another fix on Debian's tree: exit"
+expect_eq "$(cat "$tmp/err")" "patchver: $(jq -r .verify_boot.kernel_tree <<<"$j") has no git history with ${other:0:12}'s parent: give --kernel-tree with that history, or --patch-series that models the bug" \
+	"another fix on Debian's tree: one line naming the tree and the fix"
+j=$("$PATCHVER" -C "$repo" --verify-boot --json --reproducer nofollow --patch-series "$tmp/badseries" "$other" 2>/dev/null)
+expect_eq "$(jq -r "$c[1].why" <<<"$j")" "model does not apply" "another fix with --patch-series: it runs"
 
 # a build error: the model breaks the build
 mkdir -p "$tmp/brokenseries"
 sed 's/^+			nd->flags |= LOOKUP_DIRECTORY;/+			nd->flags |= LOOKUP_DIRECTORY this does not compile;/' \
 	"$guest"/kernel/0001-*.patch > "$tmp/brokenseries/0001-model.patch"
 cp "$guest"/kernel/0002-*.patch "$tmp/brokenseries/0002-fix.patch"
-"$PATCHVER" -C "$repo" --verify-boot --patch-series "$tmp/brokenseries" "$(fix_of "$repo")" >"$tmp/out" 2>"$tmp/err"
+"$PATCHVER" -C "$repo" --verify-boot --reproducer nofollow --patch-series "$tmp/brokenseries" "$(fix_of "$repo")" >"$tmp/out" 2>"$tmp/err"
 expect_eq "$?" 13 "broken build: exit"
 expect_contains "$(cat "$tmp/err")" "  | " "broken build: the log's last lines are shown"
 expect_contains "$(cat "$tmp/out")" "build failed" "broken build: why"
@@ -70,7 +85,7 @@ expect_contains "$(cat "$tmp/out")" "build failed" "broken build: why"
 # a guest that never finishes: the timeout kills QEMU
 cp -rL "$guest" "$tmp/hang"
 printf '#include <unistd.h>\nint main(void) { for (;;) pause(); }\n' > "$tmp/hang/init.c"
-j=$(PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --json --repro-timeout 1 \
+j=$(PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --json --reproducer nofollow --repro-timeout 1 \
 	--boot-timeout 11 "$(fix_of "$repo")" 2>/dev/null)
 expect_eq "$?" 14 "hanging guest: exit"
 expect_eq "$(jq -r "$c[0].why" <<<"$j")" "boot timed out" "hanging guest: why"
@@ -78,7 +93,7 @@ no_strays
 expect_eq "$?" 0 "hanging guest: no qemu left running"
 
 # SIGINT while QEMU runs: both stop, exit 130, the next run still works
-PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --repro-timeout 5 --boot-timeout 60 "$(fix_of "$repo")" \
+PATCHVER_GUEST_DIR=$tmp/hang "$PATCHVER" -C "$repo" --verify-boot --reproducer nofollow --repro-timeout 5 --boot-timeout 60 "$(fix_of "$repo")" \
 	>/dev/null 2>"$tmp/int-err" &
 pid=$!
 for _ in $(seq 1 300); do grep -qs 'booting' "$tmp/int-err" && break; sleep 0.2; done

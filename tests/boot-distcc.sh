@@ -37,7 +37,7 @@ stamp=$(date +%s%N)
 	echo "+/* patchver distcc test $stamp */"
 	git -C "$model" show "v6.2-rc2:fs/namei.c" | sed -n '1s/^/ /p'
 } > "$tmp/comment.patch"
-j=$(DISTCC_HOSTS="127.0.0.1:$port" DISTCC_LOG=$tmp/client.log "$PATCHVER" -C "$model" --verify-boot --json \
+j=$(DISTCC_HOSTS="127.0.0.1:$port" DISTCC_LOG=$tmp/client.log "$PATCHVER" -C "$model" --verify-boot --json --reproducer nofollow \
 	--jobs 2 --candidate "distcc=v6.2-rc2,$regress,$tmp/comment.patch" \
 	--expect "distcc=nofollow_slash_symlink_dir:ELOOP" 2>"$tmp/err")
 expect_eq "$?" 0 "through distcc: exit (stderr: $(tail -3 "$tmp/err"))"

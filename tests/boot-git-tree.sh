@@ -14,7 +14,36 @@ snapshot "$model" > "$tmp/before"
 c='.verify_boot.candidates'
 fix=$(git -C "$model" rev-parse "v6.3-rc2^{commit}")
 
-j=$("$PATCHVER" -C "$model" --verify-boot --keep --json "$fix" 2>"$tmp/err")
+# --- the plan, before anything is built: the first affected release, each
+# series' newest (v6.2; v6.3-rc1, newest of all) with and without the fix,
+# the control and the first release with the fix; v6.2-rc4 is left out.
+# With --max-states 4 only the first pair, the control and the fix release
+# stay.  --dry-run builds and boots nothing.
+cache=$XDG_CACHE_HOME/patchver
+ls "$cache/images" "$cache/boots" > "$tmp/cache-before" 2>/dev/null
+j=$("$PATCHVER" -C "$model" --verify-boot --dry-run --json --reproducer nofollow "$fix" 2>"$tmp/err")
+expect_eq "$?" 0 "plan: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "[$c[].name] | join(\" \")" <<<"$j")" \
+	"v6.1 v6.2-rc3 v6.2-rc3+fix v6.2 v6.2+fix v6.3-rc1 v6.3-rc1+fix v6.3-rc2" "plan: its states"
+expect_eq "$(jq -r ".verify_boot.plan | \"\(.dry_run) \(.max_states) \(.left_out | join(\" \"))\"" <<<"$j")" \
+	"true 24 v6.2-rc4" "plan: the default bound, and what it left out"
+expect_eq "$(jq -r "[$c[] | .role] | .[1] + \" / \" + .[3]" <<<"$j")" \
+	"first affected release: the bug must show / final release of its series, affected: the bug must show" \
+	"plan: why each state is there"
+expect_eq "$(jq -r ".verify_boot.verdict" <<<"$j")" null "plan: no verdict without boots"
+j=$("$PATCHVER" -C "$model" --verify-boot --dry-run --json --max-states 4 --reproducer nofollow "$fix" 2>/dev/null)
+expect_eq "$(jq -r "[$c[].name] | join(\" \")" <<<"$j")" "v6.1 v6.2-rc3 v6.2-rc3+fix v6.3-rc2" \
+	"plan of 4: the control, the first pair, the first release with the fix"
+expect_eq "$(jq -r ".verify_boot.plan.left_out | join(\" \")" <<<"$j")" "v6.2-rc4 v6.2 v6.3-rc1" \
+	"plan of 4: the three left out"
+"$PATCHVER" -C "$model" --verify-boot --dry-run --max-states 4 --reproducer nofollow "$fix" >"$tmp/out" 2>"$tmp/err"
+expect_eq "$?" 0 "plan of 4, text: exit"
+expect_contains "$(cat "$tmp/out")" "plan:     4 state(s) (at most 4: --max-states)" "plan of 4: said with its bound"
+expect_contains "$(cat "$tmp/out")" "left out: 3 affected release(s) not booted" "plan of 4: names what it left out"
+expect_eq "$(ls "$cache/images" "$cache/boots" 2>/dev/null)" "$(cat "$tmp/cache-before")" \
+	"--dry-run: no image built, no boot logged"
+
+j=$("$PATCHVER" -C "$model" --verify-boot --keep --json --reproducer nofollow --releases all "$fix" 2>"$tmp/err")
 expect_eq "$?" 0 "model repository: exit (stderr: $(tail -3 "$tmp/err"))"
 expect_eq "$(jq -r .verify_boot.scenario <<<"$j")" releases "the releases themselves are built"
 expect_eq "$(jq -r "[$c[].name] | join(\" \")" <<<"$j")" \
@@ -41,7 +70,7 @@ expect_files_same "$tmp/before" <(snapshot "$model") "the model repository after
 # script with a helper (--guest-file); the images kept above: boots only
 for kind in C shell; do
 	model_reproducer "$kind" "$tmp"
-	j=$("$PATCHVER" -C "$model" --verify-boot --keep --json "${repro_args[@]}" "$fix" 2>"$tmp/err")
+	j=$("$PATCHVER" -C "$model" --verify-boot --keep --json --releases all "${repro_args[@]}" "$fix" 2>"$tmp/err")
 	expect_eq "$?" 0 "$kind reproducer: exit (stderr: $(tail -3 "$tmp/err"))"
 	expect_eq "$(jq -r "[$c[] | .name + \"=\" + (.bug_seen | tostring)] | join(\" \")" <<<"$j")" \
 		"v6.1=false v6.2-rc3=true v6.2-rc3+fix=false v6.2-rc4=true v6.2-rc4+fix=false v6.2=true v6.2+fix=false v6.3-rc1=true v6.3-rc1+fix=false v6.3-rc2=false" \
@@ -56,7 +85,7 @@ done
 
 # --- candidates of one's own: a rev, patch files and commits; expectations
 regress=$(git -C "$model" log --format=%H --grep='^namei: model' -1)
-j=$("$PATCHVER" -C "$model" --verify-boot --json \
+j=$("$PATCHVER" -C "$model" --verify-boot --json --reproducer nofollow \
 	--candidate "broken=v6.2-rc2,$regress" --expect "broken=nofollow_slash_symlink_dir:ELOOP" \
 	--candidate "mended=v6.2-rc2,$regress,$TESTS/../guest/kernel/0002-vfs-Fix-O_NOFOLLOW-behavior-for-paths-with-trailing-slashes.patch" \
 	--expect mended=pass --candidate "plain=v6.1" 2>"$tmp/err")
@@ -68,7 +97,7 @@ expect_eq "$(jq -r "[$c[].as_expected] | all" <<<"$j")" true "--candidate: every
 expect_eq "$(jq -r "$c[1].patches | length" <<<"$j")" 2 "--candidate: a commit and a patch file applied"
 
 # a fix that does not apply is the row's result, not a crash
-j=$("$PATCHVER" -C "$model" --verify-boot --json --candidate "early=v6.1,$fix" --expect early=pass 2>/dev/null)
+j=$("$PATCHVER" -C "$model" --verify-boot --json --reproducer nofollow --candidate "early=v6.1,$fix" --expect early=pass 2>/dev/null)
 expect_eq "$?" 15 "a patch that does not apply: exit"
 expect_eq "$(jq -r "$c[0].why" <<<"$j")" "${fix:0:12} does not apply" "a patch that does not apply: why"
 

@@ -57,7 +57,11 @@ _patchver()
 		return
 		;;
 	--bug)
-		COMPREPLY=($(compgen -W "exit oops hang regex:" -- "$cur"))
+		COMPREPLY=($(compgen -W "exit oops hang boot regex:" -- "$cur"))
+		return
+		;;
+	--releases)
+		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
 	--reproducer | --guest-file)
@@ -68,14 +72,16 @@ _patchver()
 		COMPREPLY=($(compgen -W "repro" -f -- "$cur"))
 		return
 		;;
-	--match | --candidate | --expect | --test | --repeat | --boot-timeout | --repro-timeout)
+	--match | --candidate | --expect | --test | --repeat | --boot-timeout | --repro-timeout | \
+	--max-states)
 		return
 		;;
 	esac
 	if [[ $cur == -* ]]; then
 		opts="-C --json --version --help --describe --name-rev --tags-containing
 			--first-release --match --stdin --index --no-index --triage --evidence --patch --range
-			--patch-id --verify-boot --candidate --expect --bug --patch-series
+			--patch-id --verify-boot --candidate --expect --bug --patch-series --max-states
+			--releases --dry-run
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume
 			--audit --series --only --kernel-tree --accel --boot-timeout --keep
 			--prepare-tree --cache-clean --jobs --cve-json --reproducer --guest-file

@@ -31,6 +31,6 @@ $pv --triage --patch "$(dirname "$0")/../tests/seeds/001-vfs-fix-o-nofollow.patc
 if [ "$boot" = boot ]; then
 	echo
 	fix=$(git -C "$repo" log --format=%h --grep='O_NOFOLLOW behavior' master)
-	echo "\$ patchver --verify-boot $fix"
-	$pv --verify-boot "$fix"
+	echo "\$ patchver --verify-boot --reproducer nofollow $fix"
+	$pv --verify-boot --reproducer nofollow "$fix"
 fi

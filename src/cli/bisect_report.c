@@ -12,8 +12,12 @@
 #include "patchver/lab/bisect.h"
 #include "patchver/lab/bisect_boot.h"
 
-static void print_started(void *data, const char *kernel_tree, int repeat, int confirm_boots)
+static void print_started(void *data, const char *kernel_tree, const char *reproducer,
+			  int repeat, int confirm_boots)
 {
+	if (!reproducer)
+		printf("boot test only: the bug a step looks for is a kernel that does not boot or "
+		       "crashes; give --reproducer\n");
 	printf("kernel tree: %s; each step boots %d time(s), the answer %d\n", kernel_tree, repeat,
 	       confirm_boots);
 }
@@ -250,6 +254,9 @@ static void print_json(const struct history *h, const struct bisect_boot_result 
 	json_document_begin(&j, stdout);
 	json_key(&j, "bisect_boot");
 	json_obj_begin(&j);
+	json_kstr(&j, "reproducer", r->reproducer);
+	json_kstr(&j, "bug", r->bug);
+	json_kbool(&j, "boot_test_only", !r->reproducer);
 	json_key(&j, "steps");
 	json_arr_begin(&j);
 	for (size_t i = 0; i < r->nsteps; i++)

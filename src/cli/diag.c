@@ -59,6 +59,8 @@ static const struct {
 	{ LAB_INPUT_GOOD, "--good ", "", NULL },
 	{ LAB_INPUT_BAD, "--bad ", "", NULL },
 	{ LAB_INPUT_FIX, "--fix ", "", NULL },
+	{ LAB_INPUT_FIX_HISTORY, "", ": give --kernel-tree with that history, or --patch-series "
+	  "that models the bug", NULL },
 	{ LAB_INPUT_ENDS_NOT_TAGS, "", "", "--good and --bad are not both release tags: "
 	  "bisect their commits with --commits" },
 };

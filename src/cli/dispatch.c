@@ -67,6 +67,8 @@ static int run_verify(const struct options *o, struct history *h, const char *fi
 		.lab = lab_of_options(o),
 		.series_dir = o->patch_series,
 		.candidates = o->candidates, .expects = o->expects,
+		.max_states = o->max_states, .all_releases = o->releases != NULL,
+		.dry_run = o->dry_run,
 	};
 
 	return verify_report(h, fix, &v, o->json);

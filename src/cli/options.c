@@ -2,6 +2,7 @@
  * The command line (options.h): popt's tables, and the checks that the
  * options given go together.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,33 @@ static int check_bisect_options(size_t nrevs)
 	return 0;
 }
 
+/* --max-states, --releases, --dry-run: the plan of --verify-boot. */
+static int check_plan_options(void)
+{
+	char *end = NULL;
+	long n;
+
+	if (!opt.verify_boot && (opt.max_states_arg || opt.releases || opt.dry_run))
+		return error(EXIT_USAGE, "--max-states, --releases and --dry-run go with --verify-boot");
+	if (opt.releases && strcmp(opt.releases, "all"))
+		return error(EXIT_USAGE, "--releases: '%s' is not a choice: give all (every affected "
+			     "release), or leave it out for the plan", opt.releases);
+	if ((opt.max_states_arg || opt.releases) && opt.candidates)
+		return error(EXIT_USAGE, "--max-states and --releases choose the triage's states; "
+			     "--candidate names its own");
+	if (opt.max_states_arg && opt.releases)
+		return error(EXIT_USAGE, "--max-states bounds the plan; --releases all has none");
+	if (!opt.max_states_arg)
+		return 0;
+	errno = 0;
+	n = strtol(opt.max_states_arg, &end, 10);
+	if (errno || end == opt.max_states_arg || *end || n < 2 || n > 100000)
+		return error(EXIT_USAGE, "--max-states: '%s' is not a number of states (at least 2: "
+			     "a release with and without the fix)", opt.max_states_arg);
+	opt.max_states = (int)n;
+	return 0;
+}
+
 #define DEFAULT_REPRO_TIMEOUT 60
 #define BOOT_ALLOWANCE 10           /* seconds a guest needs at least to boot (TCG: 1-4 s) */
 
@@ -169,15 +197,21 @@ static struct poptOption boot_options[] = {
 	{ "expect", 0, POPT_ARG_ARGV, &opt.expects, 0,
 	  "what a --candidate must show: pass or CHECK:ERRNO", "NAME=RESULT" },
 	{ "patch-series", 0, POPT_ARG_STRING, &opt.patch_series, 0,
-	  "the model's patches for a non-git tree (default guest/kernel)", "DIR" },
+	  "the model's patches for a tree without the fix's history", "DIR" },
+	{ "max-states", 0, POPT_ARG_STRING, &opt.max_states_arg, 0,
+	  "the plan boots at most N states (default 24)", "N" },
+	{ "releases", 0, POPT_ARG_STRING, &opt.releases, 0,
+	  "all: every affected release, no plan", "all" },
+	{ "dry-run", 0, POPT_ARG_NONE, &opt.dry_run, 0,
+	  "print the plan, build and boot nothing", NULL },
 	POPT_TABLEEND
 };
 
 static struct poptOption repro_options[] = {
 	{ "reproducer", 0, POPT_ARG_STRING, &opt.reproducer, 0,
-	  "C source, #!/bin/sh script or static ELF (default: seed's)", "FILE" },
+	  "C, #!/bin/sh or static ELF, or a shipped one's name (none: boot test)", "FILE" },
 	{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
-	  "exit, oops, hang, regex:RE or CHECK:ERRNO", "KIND" },
+	  "exit, oops, hang, boot, regex:RE or CHECK:ERRNO", "KIND" },
 	{ "guest-file", 0, POPT_ARG_ARGV, &opt.guest_files, 0,
 	  "add a file to the guest (default DEST /tmp/NAME)", "SRC[:DEST]" },
 	{ "repro-timeout", 0, POPT_ARG_INT, &opt.repro_timeout, 0,
@@ -311,7 +345,7 @@ int options_check(struct command_line *cl)
 			     "(none with --candidate)");
 	if ((opt.candidates || opt.expects) && !opt.verify_boot)
 		return error(EXIT_USAGE, "--candidate and --expect go with --verify-boot");
-	if ((ret = check_lab_options()))
+	if ((ret = check_lab_options()) || (ret = check_plan_options()))
 		return ret;
 	if (opt.expects && !opt.candidates)
 		return error(EXIT_USAGE, "--expect names a --candidate; for the triage's "
@@ -349,6 +383,8 @@ void options_free(struct command_line *cl)
 	free_argv(opt.candidates);
 	free_argv(opt.expects);
 	free(opt.reproducer);
+	free(opt.max_states_arg);
+	free(opt.releases);
 	free_argv(opt.guest_files);
 	free_argv(opt.configs);
 }

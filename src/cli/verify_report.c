@@ -123,6 +123,8 @@ static void json_candidate(struct json *j, const struct candidate *c)
 		free(status);
 	}
 	json_kstr(j, "crash", *c->boot.serial.crash ? c->boot.serial.crash : NULL);
+	json_kstr(j, "crash_before_start", *c->boot.serial.boot_crash ? c->boot.serial.boot_crash
+									: NULL);
 	json_kstr(j, "log", c->log);
 	json_kstr(j, "record", c->record);
 	json_kstr(j, "command", c->boot.cmdline);
@@ -150,8 +152,78 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_obj_end(j);
 }
 
+#define BOOT_TEST_ONLY "boot test only: the fix's own bug is not tested; give --reproducer"
+
+/* What the plan did not boot, and what it could not have. */
+static void print_left_out(const struct verify_result *r)
+{
+	if (r->nleft_out) {
+		printf("left out: %zu affected release(s) not booted (--releases all boots every "
+		       "one):", r->nleft_out);
+		for (size_t i = 0; i < r->nleft_out; i++)
+			printf("%s%s", i % 8 ? " " : "\n          ", r->left_out[i]);
+		printf("\n");
+	}
+	if (r->plan_note)
+		printf("          %s\n", r->plan_note);
+}
+
+static void print_estimate(const struct verify_result *r)
+{
+	if (!r->nbuild && r->boot_median > 0)
+		printf("; about %.0f s of boots", r->estimate);
+	else if (r->estimate > 0)
+		printf("; about %.0f min (median build %.0f s of %d recorded, boot %.0f s)",
+		       r->estimate / 60 + 0.5, r->build_median, r->nbuild_records, r->boot_median);
+	else if (r->nbuild)
+		printf("; no build time recorded in this cache yet");
+	printf("\n");
+}
+
+/* The states before the first build: why each is there, and what it costs. */
+static void print_plan(const struct verify_result *r)
+{
+	printf("plan:     %zu state(s)", r->n);
+	if (r->max_states)
+		printf(" (at most %d: --max-states)", r->max_states);
+	printf(", %zu to build, %zu cached", r->nbuild, r->n - r->nbuild);
+	print_estimate(r);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct candidate *c = &r->c[i];
+		printf("          %-22s %-7s %s\n", c->name, c->status == PV_EPATCH ? "-" :
+		       c->cached ? "cached" : "build", c->status == PV_EPATCH ? c->why :
+		       c->role ? c->role : "");
+	}
+	print_left_out(r);
+}
+
+/* States that could not be built: skipped, never counted as good or bad. */
+static void print_failed_builds(const struct verify_result *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += r->c[i].status == PV_EBUILD;
+	if (!n)
+		return;
+	printf("skipped:  %zu state(s) could not be built:", n);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->c[i].status == PV_EBUILD)
+			printf(" %s", r->c[i].name);
+	printf("\n");
+}
+
+static void planned(void *data, const struct verify_result *r)
+{
+	(void)data;
+	print_plan(r);
+	fflush(stdout);
+}
+
 static void print_text(const struct verify_result *r)
 {
+	if (!r->reproducer)
+		printf("%s\n", BOOT_TEST_ONLY);
 	if (*r->fix)
 		printf("fix:      %.12s %s\n", r->fix, r->fix_subject);
 	printf("tree:     %s (%s)\n", r->kernel_tree, r->scenario);
@@ -163,11 +235,40 @@ static void print_text(const struct verify_result *r)
 		       r->c[i].ncompat, r->c[i].name);
 		break;
 	}
+	if (r->dry_run) {
+		print_plan(r);
+		return;
+	}
 	print_header();
 	for (size_t i = 0; i < r->n; i++)
 		print_candidate(&r->c[i]);
+	print_left_out(r);
+	print_failed_builds(r);
 	printf("logs:     %s\n", r->logs);
 	printf("verdict:  %s\n", r->verdict);
+}
+
+static void json_plan(struct json *j, const struct verify_result *r)
+{
+	json_key(j, "plan");
+	json_obj_begin(j);
+	json_kbool(j, "dry_run", r->dry_run);
+	json_key(j, "max_states");
+	if (r->max_states)
+		json_int(j, r->max_states);
+	else
+		json_null(j);
+	json_kint(j, "states", (int64_t)r->n);
+	json_kint(j, "to_build", (int64_t)r->nbuild);
+	json_key(j, "left_out");
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->nleft_out; i++)
+		json_str(j, r->left_out[i]);
+	json_arr_end(j);
+	json_kstr(j, "note", r->plan_note);
+	json_kint(j, "build_records", r->nbuild_records);
+	json_kint(j, "estimate_seconds", (int64_t)(r->estimate + 0.5));
+	json_obj_end(j);
 }
 
 static void print_json(const struct verify_result *r)
@@ -181,29 +282,41 @@ static void print_json(const struct verify_result *r)
 	json_kstr(&j, "kernel_tree", r->kernel_tree);
 	json_kstr(&j, "scenario", r->scenario);
 	json_kstr(&j, "accel", r->accel);
+	json_kstr(&j, "reproducer", r->reproducer);
+	json_kstr(&j, "bug", r->bug);
+	json_kbool(&j, "boot_test_only", !r->reproducer);
+	json_plan(&j, r);
 	json_key(&j, "candidates");
 	json_arr_begin(&j);
 	for (size_t i = 0; i < r->n; i++)
 		json_candidate(&j, &r->c[i]);
 	json_arr_end(&j);
-	json_kbool(&j, "confirmed", r->confirmed);
-	json_kstr(&j, "verdict", r->verdict);
+	if (!r->dry_run) {
+		json_kbool(&j, "confirmed", r->confirmed);
+		json_kstr(&j, "verdict", r->verdict);
+	}
 	json_obj_end(&j);
 	json_obj_end(&j);
 }
 
-int verify_report(struct history *h, const char *fix_rev, const struct verify_opts *o, bool json)
+int verify_report(struct history *h, const char *fix_rev, const struct verify_opts *opts,
+		  bool json)
 {
+	struct verify_opts o = *opts;
 	struct verify_result r;
-	int ret = verify_boot(h, fix_rev, o, &r);
+	int ret;
 
+	if (!json)
+		o.planned = planned;
+	ret = verify_boot(h, fix_rev, &o, &r);
 	if (!ret) {
 		if (json)
 			print_json(&r);
 		else
 			print_text(&r);
 		/* the first failed candidate's failure was said as it happened */
-		ret = r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) : EXIT_NOT_CONFIRMED;
+		ret = r.dry_run || r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) :
+		      EXIT_NOT_CONFIRMED;
 	} else if (ret == PV_EINTERRUPTED) {
 		pv_error_set(ret, "interrupted: make and qemu stopped, the cache is usable");
 	}

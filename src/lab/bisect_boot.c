@@ -565,8 +565,11 @@ static int run(struct bb *b)
 	if ((ret = lab_open(&b->lab, &b->lab_opts)))
 		return ret;
 	open_journal(b);
+	b->res.reproducer = b->lab.repro.source ? xstrdup(b->lab.repro.source) : NULL;
+	b->res.bug = xstrdup(b->lab.bug.text);
 	if (b->ev && b->ev->started)
-		b->ev->started(b->ev->data, b->lab.tree.what, b->o->repeat, confirm_boots(b));
+		b->ev->started(b->ev->data, b->lab.tree.what, b->res.reproducer, b->o->repeat,
+			       confirm_boots(b));
 	if ((ret = find(b, &b->res.reg, good, good_tag, bad, bad_tag)) || !b->o->fix)
 		return ret;
 	b->fix_mode = true;
@@ -625,5 +628,7 @@ void bisect_boot_result_free(struct bisect_boot_result *r)
 	free(r->window);
 	free(r->triage_affected);
 	free(r->log_path);
+	free(r->reproducer);
+	free(r->bug);
 	memset(r, 0, sizeof(*r));
 }

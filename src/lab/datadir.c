@@ -15,7 +15,7 @@
 /* The files every run needs: a directory without them is not a data directory. */
 static bool holds_data(const char *dir)
 {
-	static const char *const needed[] = { "init.c", "kernel.config", "reproducers/default.c" };
+	static const char *const needed[] = { "init.c", "kernel.config", "reproducers/nofollow.c" };
 
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		char *path = xstrfmt("%s/%s", dir, needed[i]);
@@ -69,7 +69,7 @@ char *datadir_guest(const char *explicit)
 	}
 	if (!found)
 		pv_error_set(PV_ENOTOOL, "patchver's guest data (init.c, kernel.config, "
-			     "reproducers/default.c) not found; looked in %s: reinstall patchver, or set "
+			     "reproducers/nofollow.c) not found; looked in %s: reinstall patchver, or set "
 			     "PATCHVER_DATA_DIR", sbuf_str(&looked));
 	sbuf_free(&looked);
 	return found;

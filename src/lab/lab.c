@@ -92,11 +92,12 @@ static int check_tools(void)
 	return 0;
 }
 
-/* "timeout=60\nscript=1\n": what guest/init.c reads from /.patchver/conf. */
+/* "timeout=60\nscript=1\nprogram=1\n": what guest/init.c reads from /.patchver/conf. */
 static char *guest_conf(const struct lab *l)
 {
-	return xstrfmt("timeout=%d\nscript=%d\n", l->o->repro.repro_timeout > 0 ? l->o->repro.repro_timeout : 60,
-		       l->repro.script ? 1 : 0);
+	return xstrfmt("timeout=%d\nscript=%d\nprogram=%d\n",
+		       l->o->repro.repro_timeout > 0 ? l->o->repro.repro_timeout : 60,
+		       l->repro.script ? 1 : 0, l->repro.binary ? 1 : 0);
 }
 
 /*
@@ -121,8 +122,9 @@ static int write_initramfs(struct lab *l)
 	e[n++] = (struct initramfs_entry){ .path = "init", .mode = 0100755, .src = l->init.binary };
 	e[n++] = (struct initramfs_entry){ .path = ".patchver/conf", .mode = 0100644, .data = conf,
 					   .size = strlen(conf) };
-	e[n++] = (struct initramfs_entry){ .path = ".patchver/repro", .mode = 0100755,
-					   .src = l->repro.binary };
+	if (l->repro.binary)
+		e[n++] = (struct initramfs_entry){ .path = ".patchver/repro", .mode = 0100755,
+						   .src = l->repro.binary };
 	if (l->repro.busybox)
 		e[n++] = (struct initramfs_entry){ .path = "bin/busybox", .mode = 0100755,
 						   .src = l->repro.busybox };
@@ -160,27 +162,68 @@ static char *default_bug(const char *source)
 	return xstrdup(line);
 }
 
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * --reproducer: a path as given; a bare name that is no file here is one
+ * of patchver's own (guest/reproducers/NAME, NAME.c or NAME.sh).
+ */
+static char *find_reproducer(const struct lab *l, const char *given)
+{
+	static const char *const ends[] = { "", ".c", ".sh" };
+
+	if (is_file(given) || strchr(given, '/'))
+		return xstrdup(given);
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		char *shipped = xstrfmt("%s/reproducers/%s%s", l->guest, given, ends[i]);
+		if (is_file(shipped))
+			return shipped;
+		free(shipped);
+	}
+	return xstrdup(given);          /* not found: repro_prepare says so */
+}
+
+/*
+ * How the bug shows: --bug, else the reproducer's own .bug file, else
+ * "exit"; without a reproducer, a boot test ("boot").  A kind that reads
+ * the program's status or checks needs a program.
+ */
+static int pick_bug(struct lab *l, const char *source)
+{
+	const char *given = l->o->repro.bug;
+	char *bug = given ? xstrdup(given) : source ? default_bug(source) : xstrdup("boot");
+	int ret = oracle_parse(&l->bug, bug);
+
+	if (!ret && !source && (l->bug.kind == BUG_EXIT || l->bug.kind == BUG_CHECK))
+		ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_BUG, "'%s': the reproducer's status "
+					 "or checks, and there is no reproducer: give one, or "
+					 "boot, oops, regex:RE, hang", bug);
+	free(bug);
+	return ret;
+}
+
 /* The reproducer, the init, --bug and --config: all checked before anything is built. */
 static int prepare_guest(struct lab *l)
 {
-	char *dflt = l->o->repro.reproducer ? NULL : xstrfmt("%s/reproducers/default.c", l->guest);
-	char *init = xstrfmt("%s/init.c", l->guest), *bug = NULL;
-	const char *source = l->o->repro.reproducer ? l->o->repro.reproducer : dflt;
+	const char *given = l->o->repro.reproducer;
+	char *source = given ? find_reproducer(l, given) : NULL;
+	char *init = xstrfmt("%s/init.c", l->guest);
 	int ret;
 
 	if ((ret = repro_prepare(&l->repro, source, l->o->repro.guest_files, l->cache, l->gcc)) ||
-	    (ret = kconfig_request_init(&l->kreq, l->o->repro.configs, l->guest)))
-		goto out;
-	bug = l->o->repro.bug ? xstrdup(l->o->repro.bug) : default_bug(source);
-	if ((ret = oracle_parse(&l->bug, bug)))
+	    (ret = kconfig_request_init(&l->kreq, l->o->repro.configs, l->guest)) ||
+	    (ret = pick_bug(l, source)))
 		goto out;
 	/* patchver's own program, not the user's: a build failure, the compiler's words kept */
 	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == PV_EINVALID)
 		ret = pv_error_wrap(PV_EBUILD, "cannot build the guest's init: ");
 out:
-	free(bug);
 	free(init);
-	free(dflt);
+	free(source);
 	return ret;
 }
 
@@ -429,6 +472,19 @@ static void say_failure(void)
 	pv_notice(PV_NOTICE_NOTE, "%s", pv_error_last()->message);
 }
 
+/* <cache>/times: "build|boot SECONDS STATE" a line, what estimates read. */
+static void record_time(const struct lab *l, const char *what, double seconds, const char *state)
+{
+	char *path = xstrfmt("%s/times", l->cache);
+	FILE *f = fopen(path, "a");
+
+	if (f) {
+		fprintf(f, "%s %.1f %s\n", what, seconds, state);
+		fclose(f);
+	}
+	free(path);
+}
+
 static int build(struct lab *l, struct candidate *c, const char *tag)
 {
 	char *fragment = fragment_for(l), *dir, *built = NULL, *config = NULL, *obj_config = NULL;
@@ -470,6 +526,8 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 		c->why = xstrfmt("build failed (see %s)", c->build_log);
 	lab_progress(l, "%s %s: %s %s in %.1fs", tag, c->name, c->state,
 		     ret ? "FAILED" : "built", c->build_seconds);
+	if (!ret)
+		record_time(l, "build", c->build_seconds, c->state);
 	if (ret == PV_EBUILD)
 		show_tail(l, c->build_log);
 	if (!ret)
@@ -519,21 +577,76 @@ static void judge(struct candidate *c)
 	free(detail);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int lab_recorded_seconds(const struct lab *l, const char *what, double *median)
+{
+	char *path = xstrfmt("%s/times", l->cache), line[512], kind[16];
+	FILE *f = fopen(path, "r");
+	double *v = NULL, sec;
+	size_t n = 0, alloc = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%15s %lf", kind, &sec) == 2 && !strcmp(kind, what) && sec >= 0) {
+			v = xgrow(v, &alloc, n + 1, sizeof(*v));
+			v[n++] = sec;
+		}
+	if (f)
+		fclose(f);
+	free(path);
+	*median = 0;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return (int)n;
+}
+
+int lab_plan(struct lab *l, struct candidate *c)
+{
+	char *fragment, *image, *config;
+	struct stat st;
+	int ret;
+
+	if (c->planned)
+		return 0;
+	c->planned = true;
+	if ((ret = compute_state(l, c)) == PV_EPATCH) {
+		c->status = ret;
+		c->why = xstrfmt("%s does not apply", c->failed_patch);
+		return 0;
+	}
+	if (ret)
+		return ret;
+	if (!(fragment = fragment_for(l)))
+		return 0;       /* build() says why */
+	state_key(l, c, fragment);
+	image = xstrfmt("%s/images/%.16s/bzImage", l->cache, c->key);
+	config = xstrfmt("%s/images/%.16s/config", l->cache, c->key);
+	c->cached = stat(image, &st) == 0 && stat(config, &st) == 0;
+	free(image);
+	free(config);
+	free(fragment);
+	return 0;
+}
+
 int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 {
 	char tag[32];
 	int ret;
 
 	snprintf(tag, sizeof(tag), "[%zu/%zu]", i + 1, n);
-	ret = compute_state(l, c);
-	if (ret == PV_EPATCH) {
-		c->status = ret;
-		c->why = xstrfmt("%s does not apply", c->failed_patch);
+	if ((ret = lab_plan(l, c)))
+		return ret;
+	if (c->status == PV_EPATCH) {
 		lab_progress(l, "%s %s: %s", tag, c->name, c->why);
 		return 0;
 	}
-	if (ret)
-		return ret;
 	ret = build(l, c, tag);
 	if (ret == PV_EINTERRUPTED || ret == PV_ENOTOOL || ret == PV_EINVALID)
 		return ret;
@@ -552,6 +665,7 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 		l->o->booted(l->o->booted_data, l, c);
 	if (ret)
 		return ret;
+	record_time(l, "boot", c->boot.seconds, c->state);
 	judge(c);
 	lab_progress(l, "%s %s: %.1fs: %s%s", tag, c->name, c->boot.seconds, c->why,
 		     c->status ? "" : c->ok ? " (as expected)" : " (NOT as expected)");

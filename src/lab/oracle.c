@@ -13,7 +13,7 @@
 int oracle_parse(struct bug_spec *b, const char *text)
 {
 	static const struct { const char *name; enum bug_kind kind; } kinds[] = {
-		{ "exit", BUG_EXIT }, { "oops", BUG_OOPS }, { "hang", BUG_HANG },
+		{ "exit", BUG_EXIT }, { "oops", BUG_OOPS }, { "hang", BUG_HANG }, { "boot", BUG_BOOT },
 	};
 	const char *colon = strchr(text, ':');
 	int rc;
@@ -42,7 +42,7 @@ int oracle_parse(struct bug_spec *b, const char *text)
 	if (!colon || colon == text || !colon[1] || (size_t)(colon - text) >= sizeof(b->check) ||
 	    strlen(colon + 1) >= sizeof(b->err) || strchr(colon + 1, ':'))
 		return pv_error_set_about(PV_EINVALID, LAB_INPUT_BUG, "'%s': not a kind of bug; give "
-					  "exit, oops, hang, regex:RE or CHECK:ERRNO", text);
+					  "exit, oops, hang, boot, regex:RE or CHECK:ERRNO", text);
 	b->kind = BUG_CHECK;
 	memcpy(b->check, text, (size_t)(colon - text));
 	strcpy(b->err, colon + 1);
@@ -138,10 +138,33 @@ static enum boot_answer judge_check(const struct bug_spec *b, const struct seria
 	return ANSWER_CLEAN;
 }
 
+/*
+ * A boot test: the kernel must reach the start marker, and print no crash
+ * report on the way or after it.  Not getting there is the failure itself.
+ */
+static enum boot_answer judge_boot(const struct serial_report *s, bool timed_out, char **why)
+{
+	const char *crash = *s->boot_crash ? s->boot_crash : s->crash;
+
+	if (!s->started)
+		*why = xstrfmt("boot test: %s", *crash ? crash : timed_out ? "boot timed out before "
+			       "the start marker" : s->panic ? "kernel panic before the start marker" :
+			       "the kernel stopped before the start marker");
+	else if (*crash)
+		*why = xstrfmt("boot test: %s", crash);
+	else if (s->panic_after_start)
+		*why = xstrdup("boot test: kernel panic");
+	else
+		*why = xstrdup("boot test: reached the start marker, no crash report");
+	return !s->started || *crash || s->panic_after_start ? ANSWER_BUG : ANSWER_CLEAN;
+}
+
 enum boot_answer oracle_judge(const struct bug_spec *b, const struct serial_report *s,
 			      bool timed_out, char **why)
 {
 	*why = NULL;
+	if (b->kind == BUG_BOOT)
+		return judge_boot(s, timed_out, why);
 	if (!s->started) {
 		*why = xstrdup(timed_out ? "boot timed out" : s->panic ? "kernel panic before "
 			       "the reproducer ran" : "the reproducer never ran");

@@ -232,16 +232,18 @@ int repro_prepare(struct repro *r, const char *source, char *const *files, const
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; files && files[i]; i++)
+		if ((ret = add_file(r, files[i])))
+			return ret;
+	r->busybox = repro_find_busybox(why, sizeof(why));
+	if (!source)
+		return 0;       /* a boot test: the guest runs no program */
 	r->source = xstrdup(source);
 	if (stat(source, &st) < 0 || !S_ISREG(st.st_mode))
 		return pv_error_set(PV_EINVALID, "reproducer %s: %s", source,
 			     stat(source, &st) < 0 ? strerror(errno) : "not a regular file");
-	for (size_t i = 0; files && files[i]; i++)
-		if ((ret = add_file(r, files[i])))
-			return ret;
 	if ((ret = classify(r, cache, cc_version)))
 		return ret;
-	r->busybox = repro_find_busybox(why, sizeof(why));
 	if (!r->busybox && r->script)
 		return pv_error_set(PV_ENOTOOL, "reproducer %s is a script, and %s", source, why);
 	return 0;

@@ -99,6 +99,8 @@ static void parse_line(struct serial_report *r, const char *line)
 		if ((p = strstr(line, "PATCHVER-CHECK ")))
 			parse_check(r, p);
 		after_start(r, line);
+	} else if (!r->started && !*r->boot_crash && crash_line(line)) {
+		crash_title(line, r->boot_crash, sizeof(r->boot_crash));
 	}
 }
 

@@ -13,8 +13,10 @@
 #include "patchver/base/error.h"
 #include "patchver/lab/input.h"
 #include "patchver/lab/lab.h"
+#include "patchver/lab/plan.h"
 #include "patchver/base/proc.h"
 #include "patchver/engine/revs.h"
+#include "patchver/stable/patch.h"
 #include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
 #include "patchver/lab/verify.h"
@@ -27,10 +29,15 @@ struct verify {
 	uint32_t fix;
 	char fix_hex[13];
 	const char *scenario;       /* "releases", "model", "user" */
+	char *applied_fix;          /* model: the patch that stands for the fix, as the verdict names it */
 	struct kpatch **patches;    /* owned */
 	size_t npatches;
 	struct candidate *c;
 	size_t n;
+	int max_states;             /* the plan's bound; 0: no plan */
+	char **left_out;            /* affected releases the plan did not take */
+	size_t nleft_out;
+	char *plan_note;
 };
 
 static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
@@ -136,58 +143,134 @@ static bool same_series(const struct kver *a, const struct kver *b)
 	       kver_is_stable(a) && kver_is_stable(b);
 }
 
+static void left_out(struct verify *v, const char *name)
+{
+	v->left_out = xrealloc(v->left_out, (v->nleft_out + 1) * sizeof(*v->left_out));
+	v->left_out[v->nleft_out++] = xstrdup(name);
+}
+
+/* Why an affected release is in the plan: the row's role. */
+static char *role_of(const struct verify *v, uint32_t tag, enum plan_reason why)
+{
+	const struct kver *ver = &v->h->tags.v[tag].ver;
+
+	if (v->o->all_releases)
+		return xstrdup("affected: the bug must show");
+	if (why == PLAN_FIRST)
+		return xstrdup("first affected release: the bug must show");
+	if (why == PLAN_NEWEST)
+		return xstrdup("newest affected release: the bug must show");
+	return xstrdup(kver_is_stable(ver) ? "newest affected stable tag of its series: the bug "
+		       "must show" : kver_is_rc(ver) ? "newest affected release of its series: the "
+		       "bug must show" : "final release of its series, affected: the bug must show");
+}
+
+/* One affected release booted as released (bug) and with the fix and its prerequisites (pass). */
+static int add_pair(struct verify *v, uint32_t tag, const struct release_fit *f,
+		    struct kpatch *fix, enum plan_reason why)
+{
+	struct candidate *c;
+	git_oid commit;
+	int ret;
+
+	if ((ret = tag_commit(v, tag, &commit)))
+		return ret;
+	c = add(v, xstrdup(tag_name(v, tag)), "", &commit);
+	free(c->role);
+	c->role = role_of(v, tag, why);
+	expect_bug(v, c);
+	c = add(v, xstrfmt("%s+fix", tag_name(v, tag)), f->nprereqs ?
+		"affected, fix and its prerequisites applied: must pass" :
+		"affected, fix applied: must pass", &commit);
+	for (size_t k = 0; k < f->nprereqs; k++) {
+		struct kpatch *p = patch_of_commit(v, v->h->repo, &v->h->dag.oids[f->prereqs[k]], &ret);
+		if (!p)
+			return ret;
+		add_patch(c, p);
+	}
+	add_patch(c, fix);
+	return 0;
+}
+
 /*
- * Real history: each affected release as released (the bug must show)
- * and with the fix (it must not): mainline releases, and the newest
- * affected tag of each stable series.
+ * The affected releases a plan chooses from: every mainline release and
+ * the newest affected tag of each stable series (index into the group's).
+ */
+static size_t affected_releases(const struct verify *v, const struct triage_group *g,
+				size_t *idx, struct plan_release *rel)
+{
+	const struct tag_table *tt = &v->h->tags;
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->naffected; i++) {
+		const struct kver *ver = &tt->v[g->affected[i]].ver;
+		bool newest_stable = kver_is_stable(ver) && (i + 1 == g->naffected ||
+			!same_series(&tt->v[g->affected[i + 1]].ver, ver));
+
+		if (kver_is_stable(ver) && !newest_stable)
+			continue;
+		rel[n].series = n && !memcmp(tt->v[g->affected[idx[n - 1]]].ver.base, ver->base,
+					    sizeof(ver->base)) ? rel[n - 1].series :
+				n ? rel[n - 1].series + 1 : 0;
+		idx[n++] = i;
+	}
+	return n;
+}
+
+/*
+ * Real history: the plan's affected releases as released (the bug must
+ * show) and with the fix (it must not), a control before them and the
+ * first release with the fix; with all_releases, every affected release.
  */
 static int scenario_releases(struct verify *v, const struct triage *t)
 {
-	const struct tag_table *tt = &v->h->tags;
-	uint32_t control = control_before(tt, t->groups[0].affected[0]);
+	const struct triage_group *g = &t->groups[0];
+	uint32_t control = control_before(&v->h->tags, g->affected[0]);
+	size_t *idx = xcalloc(g->naffected, sizeof(*idx)), n, pairs;
+	struct plan_release *rel = xcalloc(g->naffected, sizeof(*rel));
+	enum plan_reason *why = xcalloc(g->naffected, sizeof(*why));
+	bool want_control = control != PV_NONE, want_fixed = t->fix_first != PV_NONE;
 	struct kpatch *fix;
 	git_oid commit;
 	int ret = 0;
 
 	if (!(fix = patch_of_commit(v, v->h->repo, &v->h->dag.oids[v->fix], &ret)))
-		return ret;
-	if (control != PV_NONE) {
+		goto out;
+	n = affected_releases(v, g, idx, rel);
+	v->max_states = v->o->all_releases ? 0 : v->o->max_states > 0 ? v->o->max_states :
+			VERIFY_MAX_STATES;
+	pairs = v->o->all_releases ? n : plan_budget(v->max_states, &want_control, &want_fixed);
+	if (v->o->all_releases)
+		for (size_t i = 0; i < n; i++)
+			why[i] = PLAN_SERIES_END;
+	else
+		plan_pick(rel, n, pairs, why);
+	if (control == PV_NONE)
+		v->plan_note = xstrdup("no control: no final release before the first affected one");
+	else if (!want_control)
+		v->plan_note = xstrfmt("no control: %s left out to fit the states", tag_name(v, control));
+	else if (t->fix_first != PV_NONE && !want_fixed)
+		v->plan_note = xstrfmt("%s, the first release with the fix, left out to fit the states",
+				       tag_name(v, t->fix_first));
+	if (want_control) {
 		if ((ret = tag_commit(v, control, &commit)))
-			return ret;
+			goto out;
 		add(v, xstrdup(tag_name(v, control)), "control: last release before the bug", &commit);
 	}
-	for (size_t i = 0; i < t->groups[0].naffected; i++) {
-		const struct release_fit *f = &t->groups[0].fits[i];
-		uint32_t tag = t->groups[0].affected[i];
-		const struct kver *ver = &tt->v[tag].ver;
-		struct candidate *c;
-		bool newest_stable = kver_is_stable(ver) && (i + 1 == t->groups[0].naffected ||
-			!same_series(&tt->v[t->groups[0].affected[i + 1]].ver, ver));
-
-		if (kver_is_stable(ver) && !newest_stable)
-			continue;
-		if ((ret = tag_commit(v, tag, &commit)))
-			return ret;
-		c = add(v, xstrdup(tag_name(v, tag)), "affected: the bug must show", &commit);
-		expect_bug(v, c);
-		c = add(v, xstrfmt("%s+fix", tag_name(v, tag)), f->nprereqs ?
-			"affected, fix and its prerequisites applied: must pass" :
-			"affected, fix applied: must pass", &commit);
-		for (size_t k = 0; k < f->nprereqs; k++) {
-			struct kpatch *p = patch_of_commit(v, v->h->repo,
-							   &v->h->dag.oids[f->prereqs[k]], &ret);
-			if (!p)
-				return ret;
-			add_patch(c, p);
-		}
-		add_patch(c, fix);
+	for (size_t k = 0; k < n && !ret; k++) {
+		uint32_t tag = g->affected[idx[k]];
+		if (why[k] == PLAN_LEFT_OUT)
+			left_out(v, tag_name(v, tag));
+		else
+			ret = add_pair(v, tag, &g->fits[idx[k]], fix, why[k]);
 	}
-	if (t->fix_first != PV_NONE) {
-		if ((ret = tag_commit(v, t->fix_first, &commit)))
-			return ret;
+	if (!ret && want_fixed && !(ret = tag_commit(v, t->fix_first, &commit)))
 		add(v, xstrdup(tag_name(v, t->fix_first)), "first release with the fix", &commit);
-	}
-	return 0;
+out:
+	free(idx);
+	free(rel);
+	free(why);
+	return ret;
 }
 
 /*
@@ -216,6 +299,9 @@ static int scenario_model(struct verify *v, const struct triage *t)
 		return ret;
 	free(model->name);
 	model->name = xstrdup("model");
+	/* the verdict names what was applied: the series' patch, and FIX only when it is modelled */
+	v->applied_fix = dir ? xstrfmt("the series' fix %s", fix->name)
+			     : xstrfmt("%s (modelled by %s)", v->fix_hex, fix->name);
 	free(fix->name);
 	fix->name = xstrdup("fix");
 	if (control != PV_NONE) {
@@ -330,12 +416,56 @@ static bool tree_has_fix(const struct verify *v)
 	return yes;
 }
 
+/*
+ * Does the series model this fix?  Its "models" file lists the upstream
+ * fixes it stands for, one `git patch-id --stable` and commit a line.
+ */
+static bool series_models_fix(struct verify *v, const char *dir)
+{
+	char *path = xstrfmt("%s/models", dir), line[512];
+	FILE *f = fopen(path, "r");
+	git_oid fix_id, id;
+	bool yes = false;
+
+	if (f && patch_id_of_commit(v->h->repo, &v->h->dag.oids[v->fix], &fix_id))
+		while (!yes && fgets(line, sizeof(line), f))
+			yes = line[0] != '#' && strlen(line) >= GIT_OID_HEXSZ &&
+			      git_oid_fromstrn(&id, line, GIT_OID_HEXSZ) == 0 &&
+			      git_oid_equal(&id, &fix_id);
+	git_error_clear();
+	if (f)
+		fclose(f);
+	free(path);
+	return yes;
+}
+
+/*
+ * A tree without the fix's history: the model scenario, only when the
+ * user gives the series or patchver's own series declares this fix.
+ * Anything else would confirm a patch that is not FIX.
+ */
+static int pick_model(struct verify *v)
+{
+	char *own = xstrfmt("%s/kernel", v->lab.guest);
+	int ret = 0;
+
+	if (!v->o->series_dir && !series_models_fix(v, own))
+		ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_FIX_HISTORY, "%s has no git history "
+					 "with %s's parent", v->lab.tree.what, v->fix_hex);
+	free(own);
+	return ret;
+}
+
 static int derive(struct verify *v)
 {
 	struct contain c;
 	struct triage t;
+	bool releases = tree_has_fix(v);
 	int ret;
 
+	/* a tree that cannot tell FIX: said before the triage's work */
+	if (!releases && (ret = pick_model(v)))
+		return ret;
 	history_load_branches(v->h);
 	contain_init(&c, v->h);
 	ret = triage_run(&t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
@@ -343,7 +473,6 @@ static int derive(struct verify *v)
 		ret = pv_error_set(PV_EUNCONFIRMED, "the triage finds no release with the bug "
 			    "(%s): nothing to verify", t.groups[0].verdict);
 	if (!ret) {
-		bool releases = tree_has_fix(v);
 		v->scenario = releases ? "releases" : "model";
 		ret = releases ? scenario_releases(v, &t) : scenario_model(v, &t);
 	}
@@ -415,7 +544,8 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		s = xstrfmt("every candidate as expected");
 	else if (*confirmed)
 		s = xstrfmt("fix confirmed: the bug shows in %s and is gone with %s applied%s",
-			bugs.len ? bugs.buf : "no candidate", *v->fix_hex ? v->fix_hex : "the fix",
+			bugs.len ? bugs.buf : "no candidate", v->applied_fix ? v->applied_fix :
+			*v->fix_hex ? v->fix_hex : "the fix",
 			!strcmp(v->scenario, "releases") ? " in every one" : "");
 	else
 		s = xstrfmt("not confirmed: %s", off.buf);
@@ -433,18 +563,40 @@ static int first_failure(const struct verify *v)
 	return 0;
 }
 
-static void fill_result(struct verify *v, struct verify_result *r)
+/* The plan's part of the result: states, what was left out, and what it should cost. */
+static void fill_plan(struct verify *v, struct verify_result *r)
 {
+	int nboots;
+
 	r->scenario = v->scenario;
-	if (v->fix != PV_NONE) {
+	if (v->fix != PV_NONE && !r->fix_subject) {
 		git_oid_tostr(r->fix, sizeof(r->fix), &v->h->dag.oids[v->fix]);
 		r->fix_subject = history_subject(v->h, v->fix);
 	}
 	r->kernel_tree = v->lab.tree.what;
-	r->accel = v->lab.accel;
-	r->logs = xstrfmt("%s/boots/%s-*", v->lab.cache, v->lab.stamp);
+	r->reproducer = v->lab.repro.source;
+	r->bug = v->lab.bug.text;
 	r->c = v->c;
 	r->n = v->n;
+	r->dry_run = v->o->dry_run;
+	r->max_states = v->max_states;
+	r->left_out = v->left_out;
+	r->nleft_out = v->nleft_out;
+	r->plan_note = v->plan_note;
+	r->nbuild = 0;
+	for (size_t i = 0; i < v->n; i++)
+		r->nbuild += !v->c[i].cached && v->c[i].status != PV_EPATCH;
+	r->nbuild_records = lab_recorded_seconds(&v->lab, "build", &r->build_median);
+	nboots = lab_recorded_seconds(&v->lab, "boot", &r->boot_median);
+	r->estimate = r->nbuild && !r->nbuild_records ? 0 :
+		      r->nbuild * r->build_median + (nboots ? (double)v->n * r->boot_median : 0);
+}
+
+static void fill_result(struct verify *v, struct verify_result *r)
+{
+	fill_plan(v, r);
+	r->accel = v->lab.accel;
+	r->logs = xstrfmt("%s/boots/%s-*", v->lab.cache, v->lab.stamp);
 	r->verdict = verdict_of(v, &r->confirmed);
 	r->failure = r->confirmed ? 0 : first_failure(v);
 }
@@ -459,6 +611,11 @@ static void verify_free(struct verify *v)
 		free(v->patches[i]);
 	}
 	free(v->patches);
+	free(v->applied_fix);
+	for (size_t i = 0; i < v->nleft_out; i++)
+		free(v->left_out[i]);
+	free(v->left_out);
+	free(v->plan_note);
 	lab_close(&v->lab);
 	free(v);
 }
@@ -476,6 +633,15 @@ int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts
 	v->fix = PV_NONE;
 	proc_install_signals();
 	ret = setup(v, fix_rev);
+	/* every state known, and whether it is cached, before the first build */
+	for (size_t i = 0; !ret && i < v->n; i++)
+		ret = lab_plan(&v->lab, &v->c[i]);
+	if (!ret)
+		fill_plan(v, r);
+	if (!ret && o->dry_run)
+		return 0;
+	if (!ret && o->planned)
+		o->planned(o->planned_data, r);
 	for (size_t i = 0; !ret && i < v->n; i++)
 		ret = lab_run(&v->lab, &v->c[i], i, v->n);
 	if (!ret)

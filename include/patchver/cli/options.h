@@ -27,6 +27,8 @@ struct options {
 	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
 	char *kernel_tree, *accel, *series, *bug;
 	char **candidates, **expects;
+	char *max_states_arg, *releases;    /* --max-states N, --releases all */
+	int max_states, dry_run;
 	int bisect_boot, commits, repeat, resume;
 	char *audit, *only;
 	char *good, *bad, *fix, *tests;

@@ -80,11 +80,15 @@ struct bisect_boot_result {
 	int builds, boots;
 	long seconds;
 	char *log_path;             /* where the journal is kept */
+	char *reproducer;           /* the program the guest ran; NULL: a boot test only */
+	char *bug;                  /* how the bug shows (--bug's text) */
 };
 
 /* What a bisection tells as it goes (each may be NULL). */
 struct bisect_events {
-	void (*started)(void *data, const char *kernel_tree, int repeat, int confirm_boots);
+	/* reproducer NULL: each step is a boot test only */
+	void (*started)(void *data, const char *kernel_tree, const char *reproducer, int repeat,
+			int confirm_boots);
 	/* stage 1: n releases after `old` up to `new` */
 	void (*releases)(void *data, size_t n, const char *old, const char *new, bool fix_phase);
 	/* stage 2: n commits (merged: by the merge the search blamed) */

@@ -46,6 +46,7 @@ struct candidate {
 	struct bug_spec *own_bug;   /* --expect NAME=CHECK:ERRNO and the like */
 
 	/* results */
+	bool planned;               /* state and key computed, cached known (lab_plan) */
 	char *state;                /* what was built: "6.1.192+model+fix" */
 	char **compat;              /* the compat patches that applied (names, borrowed) */
 	size_t ncompat;
@@ -111,6 +112,19 @@ void lab_progress(const struct lab *l, const char *fmt, ...)
  * when the run must stop.
  */
 int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n);
+
+/*
+ * Before any build: the candidate's state (its tree, compat and patches)
+ * and key, and whether its image is cached.  A patch that does not apply
+ * is the candidate's status (PV_EPATCH), as in lab_run.  0 or a PV_E* code.
+ */
+int lab_plan(struct lab *l, struct candidate *c);
+
+/*
+ * The median of what the cache recorded for "build" or "boot" (seconds,
+ * every earlier run's); returns how many were recorded (0: *median 0).
+ */
+int lab_recorded_seconds(const struct lab *l, const char *what, double *median);
 
 /*
  * Parse "pass" (the bug must not show), "bug" (it must, as the run's

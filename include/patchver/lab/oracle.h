@@ -17,11 +17,14 @@
  *   hang         the reproducer never reports back
  *   CHECK:ERRNO  a multi-check reproducer's PATCHVER-CHECK line fails
  *                with ERRNO (the seed's nofollow checks)
+ *   boot         a boot test (the default without a reproducer): the
+ *                kernel does not reach the start marker, or prints a
+ *                crash report before or after it
  *
- * Under every kind, status 125 and a boot that never ran the reproducer
- * (no kernel, a panic before the start marker) cannot tell.
+ * Under every kind but boot, status 125 and a boot that never ran the
+ * reproducer (no kernel, a panic before the start marker) cannot tell.
  */
-enum bug_kind { BUG_EXIT, BUG_OOPS, BUG_REGEX, BUG_HANG, BUG_CHECK };
+enum bug_kind { BUG_EXIT, BUG_OOPS, BUG_REGEX, BUG_HANG, BUG_CHECK, BUG_BOOT };
 
 struct bug_spec {
 	enum bug_kind kind;

@@ -17,7 +17,7 @@
  */
 /* What the user says of the reproducer (--reproducer, --bug, --config, ...). */
 struct repro_opts {
-	const char *reproducer;     /* NULL: guest/reproducers/default.c */
+	const char *reproducer;     /* a path, or a name in guest/reproducers/; NULL: none */
 	char **guest_files;         /* --guest-file SRC[:DEST] */
 	int repro_timeout;          /* seconds; the guest kills the reproducer after */
 	const char *bug;            /* --bug; NULL: the reproducer's .bug file, else "exit" */
@@ -31,8 +31,8 @@ struct guest_file {
 };
 
 struct repro {
-	char *source;               /* as given (or the default reproducer) */
-	char *binary;               /* what goes to /.patchver/repro */
+	char *source;               /* the file; NULL: none, a boot test */
+	char *binary;               /* what goes to /.patchver/repro; NULL: none */
 	bool script;
 	bool compiled;              /* from C, this run or cached */
 	bool cached;                /* the compile was cached */
@@ -42,7 +42,7 @@ struct repro {
 };
 
 /*
- * Check and prepare source (a path) in cache; files: --guest-file
+ * Check and prepare source (a path; NULL: no program) in cache; files: --guest-file
  * SRC[:DEST] arguments (NULL-terminated, may be NULL); cc_version: the
  * first line of `cc --version`, part of a compiled binary's cache key.
  * 0 or PV_EINVALID.

@@ -9,8 +9,9 @@
  * (BEGIN, the reproducer's START and END with how it ended), PATCHVER-CHECK
  * lines of a multi-check reproducer, the console lines printed after START
  * (the reproducer's output and the kernel's), and the first crash report
- * among them.  Only what follows START counts for a verdict: an old
- * kernel's warning at boot must not make every state bad.
+ * among them.  Only what follows START counts for a reproducer's verdict:
+ * an old kernel's warning at boot must not make every state bad.  A boot
+ * test (no reproducer) also reads the first crash report before START.
  */
 struct guest_check {
 	char name[64];
@@ -35,6 +36,7 @@ struct serial_report {
 	char signal[16];        /* REPRO_SIGNAL: "SIGSEGV" */
 	int timeout;            /* REPRO_TIMEOUT: seconds */
 	char crash[192];        /* the first crash report after START: its title, or "" */
+	char boot_crash[192];   /* the first one before START */
 	struct guest_check *checks;
 	size_t nchecks;
 	int pass, fail;         /* of the checks */

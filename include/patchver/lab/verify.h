@@ -19,13 +19,23 @@
  *    same story modelled by a patch series (regression model, fix).
  * --candidate replaces them with the user's own.
  */
+struct verify_result;
+
 struct verify_opts {
 	/* the machine; kernel_tree NULL: -C's repository if it holds a kernel, else Debian's */
 	struct lab_opts lab;
 	const char *series_dir;     /* model scenario: regression model, then fix */
 	char **candidates;          /* NAME=ITEM[,ITEM...] */
 	char **expects;             /* NAME=pass|bug|<how the bug shows> */
+	int max_states;             /* the plan's states at most (0: VERIFY_MAX_STATES) */
+	bool all_releases;          /* every affected release, no plan */
+	bool dry_run;               /* the plan only: nothing built or booted */
+	/* the plan, before the first build (r holds the candidates and what was left out) */
+	void (*planned)(void *data, const struct verify_result *r);
+	void *planned_data;
 };
+
+#define VERIFY_MAX_STATES 24
 
 struct verify;
 
@@ -36,9 +46,21 @@ struct verify_result {
 	char *fix_subject;
 	const char *kernel_tree;    /* what the lab built from */
 	const char *accel;          /* QEMU's accelerator */
+	const char *reproducer;     /* the program the guest ran; NULL: a boot test only */
+	const char *bug;            /* how the bug shows (--bug's text) */
 	char *logs;                 /* the boot logs' pattern: "<cache>/boots/<stamp>-*" */
 	const struct candidate *c;  /* in the order they ran */
 	size_t n;
+	/* the plan */
+	bool dry_run;               /* only planned: nothing built or booted */
+	int max_states;             /* 0: every affected release (no plan) */
+	char **left_out;            /* affected releases the plan did not boot */
+	size_t nleft_out;
+	char *plan_note;            /* what the plan could not have: "no control: ..." */
+	size_t nbuild;              /* states without a cached image */
+	double build_median, boot_median;   /* seconds, from the cache's records; 0: none */
+	int nbuild_records;
+	double estimate;            /* seconds the run should take; 0: unknown */
 	bool confirmed;             /* every candidate behaved as expected */
 	char *verdict;              /* one sentence */
 	int failure;                /* not confirmed: the first candidate's PV_EPATCH, PV_EBUILD
