@@ -27,6 +27,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,11 +40,49 @@ static void say(const char *what, const char *detail)
 	printf("PATCHVER-NOTE %s: %s\n", what, detail);
 }
 
-static void mount_fs(const char *type, const char *dir)
+static bool mount_fs(const char *type, const char *dir)
 {
 	mkdir(dir, 0755);
-	if (mount(type, dir, type, 0, NULL) < 0 && errno != EBUSY)
+	if (mount(type, dir, type, 0, NULL) < 0 && errno != EBUSY) {
 		say(type, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Kernels before 2.6.32 have no devtmpfs: the few nodes a reproducer
+ * expects, made by hand (the initramfs brings /dev/console).
+ */
+static void make_dev_nodes(void)
+{
+	static const struct { const char *path; int major, minor; } nodes[] = {
+		{ "/dev/null", 1, 3 }, { "/dev/zero", 1, 5 }, { "/dev/full", 1, 7 },
+		{ "/dev/random", 1, 8 }, { "/dev/urandom", 1, 9 }, { "/dev/tty", 5, 0 },
+		{ "/dev/ttyS0", 4, 64 },
+	};
+
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
+		mknod(nodes[i].path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor));
+}
+
+/* "SEGV" for SIGSEGV: glibc has sigabbrev_np, musl (the old kernels' guest) does not. */
+static const char *signal_name(int sig)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" }, { SIGILL, "ILL" },
+		{ SIGTRAP, "TRAP" }, { SIGABRT, "ABRT" }, { SIGBUS, "BUS" }, { SIGFPE, "FPE" },
+		{ SIGKILL, "KILL" }, { SIGUSR1, "USR1" }, { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
+		{ SIGPIPE, "PIPE" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" }, { SIGCHLD, "CHLD" },
+		{ SIGSYS, "SYS" }, { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
+	};
+	static char other[16];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	snprintf(other, sizeof(other), "%d", sig);
+	return other;
 }
 
 static int conf_int(const char *key, int dflt)
@@ -165,7 +204,8 @@ int main(void)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	mount_fs("proc", "/proc");
 	mount_fs("sysfs", "/sys");
-	mount_fs("devtmpfs", "/dev");
+	if (!mount_fs("devtmpfs", "/dev"))
+		make_dev_nodes();
 	mount_fs("tmpfs", "/tmp");
 	setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 1);
 	setenv("HOME", "/tmp", 1);
@@ -187,7 +227,7 @@ int main(void)
 	else if (r < 0)
 		printf("\nPATCHVER-REPRO-END exit=125\n");
 	else if (WIFSIGNALED(status))
-		printf("\nPATCHVER-REPRO-END signal=%s\n", sigabbrev_np(WTERMSIG(status)));
+		printf("\nPATCHVER-REPRO-END signal=%s\n", signal_name(WTERMSIG(status)));
 	else
 		printf("\nPATCHVER-REPRO-END exit=%d\n", WEXITSTATUS(status));
 	sync();

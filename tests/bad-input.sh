@@ -228,5 +228,19 @@ one_line 2 "--max-states bounds the plan; --releases all has none" -C "$repo" --
 one_line 2 "--candidate names its own" -C "$repo" --verify-boot --candidate x=HEAD --max-states 4
 rv_line 2 "--bug 'exit': the reproducer's status or checks, and there is no reproducer" --bug exit
 rv_line 2 "reproducer no-such-shipped-one: No such file" --reproducer no-such-shipped-one
+# a kernel tree whose Makefile has no version: one line, nothing built
+mkdir -p "$tmp/nover/arch/x86"
+printf '# no version here\nall:\n\t@echo hi\n' > "$tmp/nover/Makefile"
+printf 'mainmenu "x"\n' > "$tmp/nover/Kconfig"
+printf 'config X86\n' > "$tmp/nover/arch/x86/Kconfig"
+XDG_CACHE_HOME=$rcache "$PATCHVER" -C "$repo" --json --verify-boot --kernel-tree "$tmp/nover" --candidate x=HEAD \
+	>"$tmp/out" 2>"$tmp/err"
+expect_eq "$?" 2 "a Makefile without a version: exit"
+expect_contains "$(cat "$tmp/err")" "x: the Makefile of $tmp/nover at " "a Makefile without a version: named"
+expect_contains "$(cat "$tmp/err")" "gives no kernel version (VERSION, PATCHLEVEL, SUBLEVEL)" \
+	"a Makefile without a version: why"
+expect_eq "$(grep -vc 'importing .* (once)$' "$tmp/err")" 1 \
+	"a Makefile without a version: one line (after the import's note)"
+expect_eq "$(find "$rcache" -name bzImage | wc -l)" 0 "a Makefile without a version: nothing built"
 expect_eq "$(find "$rcache" -name bzImage 2>/dev/null | wc -l)" 0 "no kernel built for any of them"
 finish

@@ -20,7 +20,8 @@ TEST_PACKAGES="clang time python3-cvelib strace"
 # the Debian package (tests/deb.sh)
 TEST_PACKAGES="$TEST_PACKAGES debhelper lintian fakeroot dpkg-dev"
 # --verify-boot: QEMU, Debian's kernel tree and what building it needs
-BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio procps distcc busybox-static"
+BOOT_PACKAGES="qemu-system-x86 linux-source-6.1 bc flex bison libelf-dev cpio procps distcc busybox-static
+	musl-tools"
 
 install_packages() {
 	missing=""

@@ -8,6 +8,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
+#include "patchver/cli/boot_record.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/verify_report.h"
 #include "patchver/lab/oracle.h"
@@ -93,11 +94,7 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	for (size_t i = 0; i < c->npatches; i++)
 		json_str(j, c->patches[i]->name);
 	json_arr_end(j);
-	json_key(j, "compat_patches");
-	json_arr_begin(j);
-	for (size_t i = 0; i < c->ncompat; i++)
-		json_str(j, c->compat[i]);
-	json_arr_end(j);
+	json_compat(j, c);
 	json_kstr(j, "expect", expect_text(c, buf, sizeof(buf)));
 	/* the exit code its failure would have: what scripts read since version 1 */
 	json_kint(j, "status", c->status ? diag_exit_code(c->status) : 0);
@@ -150,6 +147,26 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_kbool(j, "as_expected", c->ok);
 	json_kstr(j, "why", c->why);
 	json_obj_end(j);
+}
+
+/* Each sub-era's compat once: guest/compat/<era>, its patches and make's line. */
+static void print_compat(const struct verify_result *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct candidate *c = &r->c[i];
+		bool seen = !*c->compat_era;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(r->c[k].compat_era, c->compat_era);
+		if (seen)
+			continue;
+		printf("compat:   guest/compat/%s (build with today's toolchain, not behaviour) under "
+		       "%s and every state of its sub-era: %zu patch(es)", c->compat_era, c->name,
+		       c->ncompat);
+		for (char **v = c->make_vars; v && *v; v++)
+			printf("; make %s", *v);
+		printf("\n");
+	}
 }
 
 #define BOOT_TEST_ONLY "boot test only: the fix's own bug is not tested; give --reproducer"
@@ -227,14 +244,7 @@ static void print_text(const struct verify_result *r)
 	if (*r->fix)
 		printf("fix:      %.12s %s\n", r->fix, r->fix_subject);
 	printf("tree:     %s (%s)\n", r->kernel_tree, r->scenario);
-	for (size_t i = 0; i < r->n; i++) {
-		if (!r->c[i].ncompat)
-			continue;
-		printf("compat:   build-compatibility patches (guest/compat/) applied under every "
-		       "state, not part of any candidate's behaviour: %zu on %s\n",
-		       r->c[i].ncompat, r->c[i].name);
-		break;
-	}
+	print_compat(r);
 	if (r->dry_run) {
 		print_plan(r);
 		return;

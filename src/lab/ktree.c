@@ -241,34 +241,37 @@ bool ktree_is_kernel(git_repository *repo, const git_oid *commit)
 	return yes;
 }
 
+void ktree_makefile_version(const char *text, size_t len, char *buf, size_t n)
+{
+	char *copy = xstrndup(text, len), extra[32] = "";
+	int v = -1, p = -1, s = -1;
+
+	*buf = '\0';
+	for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+		sscanf(line, "VERSION = %d", &v);
+		sscanf(line, "PATCHLEVEL = %d", &p);
+		sscanf(line, "SUBLEVEL = %d", &s);
+		sscanf(line, "EXTRAVERSION = %31s", extra);
+		if (!strncmp(line, "NAME", 4))
+			break;
+	}
+	free(copy);
+	if (v >= 0 && p >= 0 && s >= 0)
+		snprintf(buf, n, "%d.%d.%d%s", v, p, s, extra);
+}
+
 void ktree_tree_version(git_repository *repo, const git_oid *tree_id, char *buf, size_t n)
 {
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
 	git_blob *blob = NULL;
-	char extra[32] = "";
-	int v = -1, p = -1, s = -1;
 
 	*buf = '\0';
-	if (git_tree_lookup(&tree, repo, tree_id) < 0 ||
-	    git_tree_entry_bypath(&e, tree, "Makefile") < 0 ||
-	    git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
-		goto out;
-	{
-		char *text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-			sscanf(line, "VERSION = %d", &v);
-			sscanf(line, "PATCHLEVEL = %d", &p);
-			sscanf(line, "SUBLEVEL = %d", &s);
-			sscanf(line, "EXTRAVERSION = %31s", extra);
-			if (!strncmp(line, "NAME", 4))
-				break;
-		}
-		free(text);
-	}
-	if (v >= 0 && p >= 0 && s >= 0)
-		snprintf(buf, n, "%d.%d.%d%s", v, p, s, extra);
-out:
+	if (git_tree_lookup(&tree, repo, tree_id) == 0 &&
+	    git_tree_entry_bypath(&e, tree, "Makefile") == 0 &&
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(e)) == 0)
+		ktree_makefile_version(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), buf,
+				       n);
 	git_blob_free(blob);
 	git_tree_entry_free(e);
 	git_tree_free(tree);
@@ -498,6 +501,37 @@ int ktree_checkout(struct ktree *k, const git_oid *tree)
 	return 0;
 }
 
+/*
+ * make [env] -C work O=obj [var] [the compat sub-era's variables] target
+ * (caller frees the array, not its strings): the sub-era's CC and the
+ * like on every make of a tree, so that kbuild's recorded commands match.
+ */
+static char **make_argv(const struct ktree *k, const char *env, const char *obj, const char *var,
+			const char *target)
+{
+	size_t n = 0, nvars = 0;
+	char **argv;
+
+	while (k->make_vars && k->make_vars[nvars])
+		nvars++;
+	argv = xcalloc(nvars + 10, sizeof(*argv));
+	if (env) {
+		argv[n++] = "env";
+		argv[n++] = (char *)env;
+		argv[n++] = "DISTCC_NO_REWRITE_CROSS=1";
+	}
+	argv[n++] = "make";
+	argv[n++] = "-C";
+	argv[n++] = k->work;
+	argv[n++] = (char *)obj;
+	if (var)
+		argv[n++] = (char *)var;
+	for (size_t i = 0; i < nvars; i++)
+		argv[n++] = k->make_vars[i];
+	argv[n++] = (char *)target;
+	return argv;
+}
+
 /* Does the tree in work/ know `make tinyconfig`?  (Linux 3.17 and later.) */
 static bool has_tinyconfig(const struct ktree *k)
 {
@@ -535,24 +569,27 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 		goto out;
 	unlink(mine);
 	if (has_tinyconfig(k)) {
-		char *tiny[] = { "make", "-C", k->work, o.buf, "tinyconfig", NULL };
+		char **tiny = make_argv(k, NULL, o.buf, NULL, "tinyconfig");
 		char *mrg[] = { merge, "-m", "-O", k->obj, config, (char *)fragment, NULL };
-		char *old[] = { "make", "-C", k->work, o.buf, "olddefconfig", NULL };
+		char **old = make_argv(k, NULL, o.buf, NULL, "olddefconfig");
 
 		pv_notice(PV_NOTICE_NOTE, "configuring %s (tinyconfig + %s)", k->id, fragment);
-		if ((ret = run(tiny, NULL, log, PV_EBUILD, "make tinyconfig")) ||
-		    (ret = run(mrg, k->obj, log, PV_EBUILD, "merging the config fragment")) ||
-		    (ret = run(old, NULL, log, PV_EBUILD, "make olddefconfig")))
-			goto out;
+		if (!(ret = run(tiny, NULL, log, PV_EBUILD, "make tinyconfig")) &&
+		    !(ret = run(mrg, k->obj, log, PV_EBUILD, "merging the config fragment")))
+			ret = run(old, NULL, log, PV_EBUILD, "make olddefconfig");
+		free(tiny);
+		free(old);
 	} else {
-		char *none[] = { "make", "-C", k->work, o.buf, all.buf, "allnoconfig", NULL };
+		char **none = make_argv(k, NULL, o.buf, all.buf, "allnoconfig");
 
 		if (!same)
 			pv_notice(PV_NOTICE_NOTE, "configuring %s (allnoconfig + %s, for each "
 				  "state)", k->id, fragment);
-		if ((ret = run(none, NULL, log, PV_EBUILD, "make allnoconfig")))
-			goto out;
+		ret = run(none, NULL, log, PV_EBUILD, "make allnoconfig");
+		free(none);
 	}
+	if (ret)
+		goto out;
 	ret = run(cp, NULL, NULL, PV_EBUILD, "saving the fragment");
 out:
 	free(config);
@@ -587,8 +624,23 @@ static char *distcc_path(void)
 	return xstrfmt("PATH=%s:%s", DISTCC_MASQUERADE, path ? path : "/usr/bin:/bin");
 }
 
+/* arch/x86/boot/bzImage, or arch/x86_64/boot/ before 2.6.24 unified the two. */
+static char *built_image(const struct ktree *k)
+{
+	static const char *const where[] = { "arch/x86/boot/bzImage", "arch/x86_64/boot/bzImage" };
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char *path = path_join(k->obj, where[i]);
+		if (exists(path))
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
 int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 {
+	char **argv;
 	struct sbuf o = SBUF_INIT, j = SBUF_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct proc_result r = { 0 };
@@ -597,22 +649,21 @@ int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 
 	sbuf_addf(&o, "O=%s", k->obj);
 	sbuf_addf(&j, "-j%ld", k->jobs > 0 ? (long)k->jobs : cpus > 0 ? cpus : 1);
-	{
-		char *local[] = { "make", "-C", k->work, o.buf, j.buf, "bzImage", NULL };
-		/* distcc would call "gcc" x86_64-linux-gnu-gcc: kbuild's
-		 * CONFIG_CC_VERSION_TEXT would change and everything rebuild */
-		char *remote[] = { "env", distcc, "DISTCC_NO_REWRITE_CROSS=1", "make", "-C", k->work,
-				   o.buf, j.buf, "bzImage", NULL };
-		if (proc_run(distcc ? remote : local, NULL, log, 0, &r) < 0)
-			ret = pv_error_set(PV_ENOTOOL, "cannot run make: %s", strerror(errno));
-		else if (r.interrupted)
-			ret = pv_error_set(PV_EINTERRUPTED, "interrupted while building");
-		else if (r.exit_code != 0)
-			ret = pv_error_set(PV_EBUILD, "make failed (exit %d); see %s", r.exit_code,
-					   log);
-	}
+	/* distcc would call "gcc" x86_64-linux-gnu-gcc: kbuild's
+	 * CONFIG_CC_VERSION_TEXT would change and everything rebuild */
+	argv = make_argv(k, distcc, o.buf, j.buf, "bzImage");
+	if (proc_run(argv, NULL, log, 0, &r) < 0)
+		ret = pv_error_set(PV_ENOTOOL, "cannot run make: %s", strerror(errno));
+	else if (r.interrupted)
+		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while building");
+	else if (r.exit_code != 0)
+		ret = pv_error_set(PV_EBUILD, "make failed (exit %d); see %s", r.exit_code, log);
 	*seconds = r.seconds;
-	*image = ret ? NULL : path_join(k->obj, "arch/x86/boot/bzImage");
+	*image = NULL;
+	if (!ret && !(*image = built_image(k)))
+		ret = pv_error_set(PV_EBUILD, "make built no bzImage in %s/arch/x86/boot or "
+				   "arch/x86_64/boot; see %s", k->obj, log);
+	free(argv);
 	free(distcc);
 	sbuf_free(&o);
 	sbuf_free(&j);

@@ -78,6 +78,9 @@ static void state_key(const struct lab *l, struct candidate *c, const char *frag
 	EVP_DigestUpdate(ctx, c->tree.id, GIT_OID_RAWSZ);
 	digest_file(ctx, fragment);
 	EVP_DigestUpdate(ctx, l->gcc, strlen(l->gcc));
+	/* make's command line builds too; none (modern trees) keeps the old keys */
+	if (c->make_flags && *c->make_flags)
+		digest_str(ctx, c->make_flags);
 	digest_hex(ctx, c->key, 32);
 }
 
@@ -101,11 +104,13 @@ static char *guest_conf(const struct lab *l)
 }
 
 /*
- * The initramfs: guest/init.c as /init, the reproducer, busybox with its
- * applets (installed by /init), the --guest-file files; those for /tmp
- * wait in /.patchver/tmp, as /init mounts a tmpfs there.
+ * The initramfs at path: init (guest/init.c's binary) as /init, the
+ * reproducer, busybox with its applets (installed by /init; NULL: none),
+ * the --guest-file files; those for /tmp wait in /.patchver/tmp, as /init
+ * mounts a tmpfs there.
  */
-static int write_initramfs(struct lab *l)
+static int write_initramfs(const struct lab *l, const char *init, const char *repro,
+			   const char *busybox, const char *path)
 {
 	char *conf = guest_conf(l);
 	size_t n = 0, cap = 10 + l->repro.nfiles;
@@ -119,24 +124,23 @@ static int write_initramfs(struct lab *l)
 	e[n++] = (struct initramfs_entry){ .path = "proc", .mode = 040755 };
 	e[n++] = (struct initramfs_entry){ .path = "sys", .mode = 040755 };
 	e[n++] = (struct initramfs_entry){ .path = "tmp", .mode = 041777 };
-	e[n++] = (struct initramfs_entry){ .path = "init", .mode = 0100755, .src = l->init.binary };
+	e[n++] = (struct initramfs_entry){ .path = "init", .mode = 0100755, .src = init };
 	e[n++] = (struct initramfs_entry){ .path = ".patchver/conf", .mode = 0100644, .data = conf,
 					   .size = strlen(conf) };
-	if (l->repro.binary)
+	if (repro)
 		e[n++] = (struct initramfs_entry){ .path = ".patchver/repro", .mode = 0100755,
-						   .src = l->repro.binary };
-	if (l->repro.busybox)
+						   .src = repro };
+	if (busybox)
 		e[n++] = (struct initramfs_entry){ .path = "bin/busybox", .mode = 0100755,
-						   .src = l->repro.busybox };
+						   .src = busybox };
 	for (size_t i = 0; i < l->repro.nfiles; i++) {
 		const char *d = l->repro.files[i].dest;
 		paths[i] = !strncmp(d, "/tmp/", 5) ? xstrfmt(".patchver/tmp/%s", d + 5) : xstrdup(d + 1);
 		e[n++] = (struct initramfs_entry){ .path = paths[i], .mode = 0100755,
 						   .src = l->repro.files[i].src };
 	}
-	l->initrd = xstrfmt("%s/guest/initramfs.cpio.gz", l->cache);
-	if (initramfs_write(l->initrd, e, n) < 0)
-		ret = pv_error_set(PV_ENOTOOL, "cannot write %s", l->initrd);
+	if (initramfs_write(path, e, n) < 0)
+		ret = pv_error_set(PV_ENOTOOL, "cannot write %s", path);
 	for (size_t i = 0; i < l->repro.nfiles; i++)
 		free(paths[i]);
 	free(paths);
@@ -219,7 +223,7 @@ static int prepare_guest(struct lab *l)
 	    (ret = pick_bug(l, source)))
 		goto out;
 	/* patchver's own program, not the user's: a build failure, the compiler's words kept */
-	if ((ret = repro_compile(&l->init, init, l->cache, l->gcc)) == PV_EINVALID)
+	if ((ret = repro_compile(&l->init, init, "cc", l->cache, l->gcc)) == PV_EINVALID)
 		ret = pv_error_wrap(PV_EBUILD, "cannot build the guest's init: ");
 out:
 	free(init);
@@ -277,7 +281,8 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	l->qemu = proc_first_line(qemu);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
 	l->stamp = xstrdup(stamp);
-	if ((ret = write_initramfs(l)))
+	l->initrd = xstrfmt("%s/guest/initramfs.cpio.gz", l->cache);
+	if ((ret = write_initramfs(l, l->init.binary, l->repro.binary, l->repro.busybox, l->initrd)))
 		return ret;
 	lab_progress(l, "kernel tree: %s", o->kernel_tree ? o->kernel_tree : "Debian linux-source");
 	if (ktree_distcc())
@@ -289,15 +294,6 @@ int lab_open(struct lab *l, const struct lab_opts *o)
 	return 0;
 }
 
-static void free_compat(struct lab *l)
-{
-	for (size_t i = 0; i < l->ncompat; i++)
-		kpatch_free(&l->compat[i]);
-	free(l->compat);
-	l->compat = NULL;
-	l->ncompat = 0;
-}
-
 void lab_close(struct lab *l)
 {
 	/* images are kept on request only: a run's identical states share one */
@@ -307,9 +303,13 @@ void lab_close(struct lab *l)
 		free(l->built[i]);
 	}
 	free(l->built);
-	free_compat(l);
+	compat_free(&l->compat);
 	repro_free(&l->repro);
 	repro_free(&l->init);
+	repro_free(&l->alt_repro);
+	repro_free(&l->alt_init);
+	free(l->alt_cc);
+	free(l->alt_initrd);
 	oracle_free(&l->bug);
 	kconfig_request_free(&l->kreq);
 	if (l->tree.repo)
@@ -325,43 +325,11 @@ void lab_close(struct lab *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* "2.6" of "2.6.34-rc3": the era a compat series and config fragment are kept for. */
-static void era_of(const char *version, char *era, size_t n)
+/* The candidate's sub-era's base fragment with the --config requests after it (caller frees). */
+static char *fragment_for(const struct lab *l, const struct candidate *c)
 {
-	size_t len = strcspn(version, ".");
-
-	len += version[len] ? 1 + strcspn(version + len + 1, ".") : 0;
-	snprintf(era, n, "%.*s", (int)len, version);
-}
-
-/* guest/compat/<era>/: its patches, and its kernel.config if it has one. */
-static int load_compat(struct lab *l, const char *era)
-{
-	char *pattern;
-	glob_t g;
-	int ret = 0;
-
-	if (!strcmp(era, l->compat_era))
-		return 0;
-	free_compat(l);
-	snprintf(l->compat_era, sizeof(l->compat_era), "%s", era);
-	pattern = xstrfmt("%s/compat/%s/*.patch", l->guest, era);
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		l->compat = xcalloc(g.gl_pathc, sizeof(*l->compat));
-		for (size_t i = 0; i < g.gl_pathc && !ret; i++, l->ncompat++) {
-			ret = kpatch_from_file(&l->compat[i], g.gl_pathv[i]);
-			l->compat[i].compat = true;
-		}
-	}
-	globfree(&g);
-	free(pattern);
-	return ret;
-}
-
-/* The era's base fragment with the --config requests after it (caller frees). */
-static char *fragment_for(const struct lab *l)
-{
-	char *base = xstrfmt("%s/compat/%s/kernel.config", l->guest, l->compat_era);
+	char *base = *c->compat_era ? xstrfmt("%s/compat/%s/kernel.config", l->guest, c->compat_era)
+				    : xstrfmt("%s/kernel.config", l->guest);
 	char *dir = xstrfmt("%s/guest", l->cache), *merged;
 	struct stat st;
 
@@ -369,7 +337,7 @@ static char *fragment_for(const struct lab *l)
 		free(base);
 		base = xstrfmt("%s/kernel.config", l->guest);
 	}
-	merged = kconfig_merge(&l->kreq, l->guest, l->compat_era, base, dir);
+	merged = kconfig_merge(&l->kreq, l->guest, c->compat_era, base, dir);
 	free(base);
 	free(dir);
 	return merged;
@@ -396,13 +364,13 @@ static int check_config(const struct lab *l, struct candidate *c, const char *fr
 }
 
 /*
- * The candidate's tree: its commit, the era's compat patches that apply
- * (they fix the build with today's toolchain, not behaviour), then its
- * own patches, each of which must apply.
+ * The candidate's tree: its commit, its sub-era's compat patches (they fix
+ * the build with today's toolchain, not behaviour; each must apply), then
+ * its own patches, each of which must apply.
  */
 static int compute_state(struct lab *l, struct candidate *c)
 {
-	char version[48], era[16];
+	char version[48];
 	struct sbuf label = SBUF_INIT;
 	git_oid next;
 	int ret;
@@ -410,18 +378,34 @@ static int compute_state(struct lab *l, struct candidate *c)
 	if ((ret = ktree_commit_tree(&l->tree, &c->commit, &c->tree)))
 		return ret;
 	ktree_tree_version(l->tree.repo, &c->tree, version, sizeof(version));
-	era_of(version, era, sizeof(era));
-	if ((ret = load_compat(l, era)))
+	if (!*version)
+		return pv_error_set(PV_EINVALID, "%s: the Makefile of %s at %.12s gives no kernel "
+				    "version (VERSION, PATCHLEVEL, SUBLEVEL): not a kernel tree",
+				    c->name, l->tree.what, git_oid_tostr_s(&c->commit));
+	if ((ret = compat_load(&l->compat, l->guest, version)))
 		return ret;
-	for (size_t i = 0; i < l->ncompat; i++) {
-		/* a compat patch for a file this tree lacks or has otherwise: not needed */
-		if (ktree_apply(&l->tree, &c->tree, l->compat[i].diff, &next) != 0)
-			continue;
+	for (size_t i = 0; i < l->compat.npatches; i++) {
+		const struct compat_patch *p = &l->compat.patches[i];
+		if ((ret = ktree_apply(&l->tree, &c->tree, p->diff, &next)) == PV_EPATCH) {
+			/* the sub-era's series is wrong for this tree: never built without it */
+			c->failed_patch = xstrfmt("compat/%s/%s", l->compat.era, p->name);
+			c->state = xstrdup(version);
+			return ret;
+		}
+		if (ret)
+			return ret;
 		c->tree = next;
 		c->compat = xrealloc(c->compat, (c->ncompat + 1) * sizeof(*c->compat));
-		c->compat[c->ncompat++] = l->compat[i].name;
+		c->compat[c->ncompat++] = xstrdup(p->name);
 	}
-	sbuf_adds(&label, *version ? version : "?");
+	/* the candidate's own copy: the lab loads another sub-era for the next one */
+	snprintf(c->compat_era, sizeof(c->compat_era), "%s", l->compat.era);
+	c->make_flags = xstrdup(l->compat.make_text);
+	c->guest_cc = l->compat.guest_cc ? xstrdup(l->compat.guest_cc) : NULL;
+	c->make_vars = xcalloc(l->compat.nmake_vars + 1, sizeof(*c->make_vars));
+	for (size_t i = 0; i < l->compat.nmake_vars; i++)
+		c->make_vars[i] = xstrdup(l->compat.make_vars[i]);
+	sbuf_adds(&label, version);
 	for (size_t i = 0; i < c->npatches; i++) {
 		ret = ktree_apply(&l->tree, &c->tree, c->patches[i]->diff, &next);
 		if (ret == PV_EPATCH)
@@ -487,7 +471,7 @@ static void record_time(const struct lab *l, const char *what, double seconds, c
 
 static int build(struct lab *l, struct candidate *c, const char *tag)
 {
-	char *fragment = fragment_for(l), *dir, *built = NULL, *config = NULL, *obj_config = NULL;
+	char *fragment = fragment_for(l, c), *dir, *built = NULL, *config = NULL, *obj_config = NULL;
 	struct stat st;
 	int ret;
 
@@ -510,6 +494,7 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 	}
 	mkdir(dir, 0755);
 	lab_progress(l, "%s %s: %s ...", tag, c->name, c->state);
+	l->tree.make_vars = c->make_vars;
 	ret = ktree_checkout(&l->tree, &c->tree);
 	if (!ret)
 		ret = ktree_configure(&l->tree, fragment, c->build_log);
@@ -607,6 +592,48 @@ int lab_recorded_seconds(const struct lab *l, const char *what, double *median)
 	return (int)n;
 }
 
+/*
+ * The guest of a kernel whose sub-era names another compiler (guest-cc:
+ * glibc's static start-up needs AT_RANDOM, 2.6.29): init and a C
+ * reproducer built with it, no busybox (Debian's is glibc's).  Made once
+ * a run.  0, or PV_EBOOT with the state's reason: it cannot be tested.
+ */
+static int alt_guest(struct lab *l, const struct candidate *c)
+{
+	char *init, *version;
+	char *cmd[] = { c->guest_cc, "--version", NULL };
+	int ret = 0;
+
+	if (l->alt_cc && !strcmp(l->alt_cc, c->guest_cc))
+		return 0;
+	if (l->repro.script)
+		return pv_error_set(PV_EBOOT, "a script needs busybox-static, whose glibc start-up "
+				    "does not run on %s: give a C reproducer", c->state);
+	if (!boot_have_tool(c->guest_cc))
+		return pv_error_set(PV_EBOOT, "%s not found: %s's guest is built with it (install "
+				    "musl-tools)", c->guest_cc, c->state);
+	repro_free(&l->alt_init);
+	repro_free(&l->alt_repro);
+	version = proc_first_line(cmd);
+	init = xstrfmt("%s/init.c", l->guest);
+	ret = repro_compile(&l->alt_init, init, c->guest_cc, l->cache, version ? version : "");
+	if (!ret && l->repro.compiled)
+		ret = repro_compile(&l->alt_repro, l->repro.source, c->guest_cc, l->cache,
+				    version ? version : "");
+	if (ret == PV_EINVALID)
+		ret = pv_error_wrap(PV_EBOOT, "the guest of this kernel does not build: ");
+	free(l->alt_initrd);
+	l->alt_initrd = xstrfmt("%s/guest/initramfs-%s.cpio.gz", l->cache, c->guest_cc);
+	if (!ret)
+		ret = write_initramfs(l, l->alt_init.binary, l->repro.compiled ?
+				      l->alt_repro.binary : l->repro.binary, NULL, l->alt_initrd);
+	free(l->alt_cc);
+	l->alt_cc = ret ? NULL : xstrdup(c->guest_cc);
+	free(init);
+	free(version);
+	return ret;
+}
+
 int lab_plan(struct lab *l, struct candidate *c)
 {
 	char *fragment, *image, *config;
@@ -618,12 +645,15 @@ int lab_plan(struct lab *l, struct candidate *c)
 	c->planned = true;
 	if ((ret = compute_state(l, c)) == PV_EPATCH) {
 		c->status = ret;
-		c->why = xstrfmt("%s does not apply", c->failed_patch);
+		c->why = !strncmp(c->failed_patch, "compat/", 7) ?
+			 xstrfmt("cannot build with this toolchain: %s does not apply to %s",
+				 c->failed_patch, c->state) :
+			 xstrfmt("%s does not apply", c->failed_patch);
 		return 0;
 	}
 	if (ret)
 		return ret;
-	if (!(fragment = fragment_for(l)))
+	if (!(fragment = fragment_for(l, c)))
 		return 0;       /* build() says why */
 	state_key(l, c, fragment);
 	image = xstrfmt("%s/images/%.16s/bzImage", l->cache, c->key);
@@ -658,9 +688,15 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	}
 	c->log = xstrfmt("%s/boots/%s-%zu-%s.log", l->cache, l->stamp, i + 1, c->name);
 	c->record = xstrfmt("%s/boots/%s-%zu-%s.json", l->cache, l->stamp, i + 1, c->name);
+	if (c->guest_cc && (ret = alt_guest(l, c))) {
+		c->status = ret;
+		c->why = xstrdup(pv_error_last()->message);
+		lab_progress(l, "%s %s: cannot boot: %s", tag, c->name, c->why);
+		return ret == PV_EBOOT ? 0 : ret;
+	}
 	lab_progress(l, "%s %s: booting (%s) ...", tag, c->name, l->accel);
-	ret = boot_run(c->image, l->initrd, c->log, l->accel, l->o->timeout, c->smp ? 2 : 1,
-		       &c->boot);
+	ret = boot_run(c->image, c->guest_cc ? l->alt_initrd : l->initrd, c->log, l->accel,
+		       l->o->timeout, c->smp ? 2 : 1, &c->boot);
 	if (l->o->booted)
 		l->o->booted(l->o->booted_data, l, c);
 	if (ret)
@@ -678,7 +714,14 @@ void candidate_free(struct candidate *c)
 	free(c->role);
 	free(c->models);
 	free(c->patches);
+	for (size_t i = 0; i < c->ncompat; i++)
+		free(c->compat[i]);
 	free(c->compat);
+	for (char **v = c->make_vars; v && *v; v++)
+		free(*v);
+	free(c->make_vars);
+	free(c->make_flags);
+	free(c->guest_cc);
 	free(c->state);
 	free(c->failed_patch);
 	free(c->image);

@@ -115,11 +115,11 @@ static void add_log(struct sbuf *sb, const char *path)
 }
 
 /* cc -static: the compiler's messages on stderr when it fails. */
-static int compile(struct repro *r, const char *cache, const char *cc_version)
+static int compile(struct repro *r, const char *cc, const char *cache, const char *cc_version)
 {
 	char *dir = compile_dir(r->source, cache, cc_version), *log = xstrfmt("%s/cc.log", dir);
 	char *tmp = xstrfmt("%s/repro.tmp", dir), *parent = xstrfmt("%s/repro", cache);
-	char *argv[] = { "cc", "-static", "-O2", "-D_GNU_SOURCE", "-pthread", "-o", tmp,
+	char *argv[] = { (char *)cc, "-static", "-O2", "-D_GNU_SOURCE", "-pthread", "-o", tmp,
 			 r->source, NULL };
 	struct proc_result pr;
 	struct stat st;
@@ -136,14 +136,14 @@ static int compile(struct repro *r, const char *cache, const char *cc_version)
 	mkdir(dir, 0755);
 	unlink(log);
 	if (proc_run(argv, NULL, log, 300, &pr) < 0)
-		ret = pv_error_set(PV_ENOTOOL, "cannot run cc: %s", strerror(errno));
+		ret = pv_error_set(PV_ENOTOOL, "cannot run %s: %s", cc, strerror(errno));
 	else if (pr.interrupted)
 		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while compiling %s", r->source);
 	else if (pr.exit_code != 0) {
 		struct sbuf why = SBUF_INIT;
 		add_log(&why, log);
-		ret = pv_error_set(PV_EINVALID, "reproducer %s does not compile (cc " CFLAGS "):%s",
-				   r->source, sbuf_str(&why));
+		ret = pv_error_set(PV_EINVALID, "reproducer %s does not compile (%s " CFLAGS "):%s",
+				   r->source, cc, sbuf_str(&why));
 		sbuf_free(&why);
 	} else if (rename(tmp, r->binary) < 0)
 		ret = pv_error_set(PV_ENOTOOL, "cannot write %s: %s", r->binary, strerror(errno));
@@ -168,7 +168,7 @@ static int classify(struct repro *r, const char *cache, const char *cc_version)
 	if (f)
 		fclose(f);
 	if (len > 2 && !strcmp(r->source + len - 2, ".c"))
-		return compile(r, cache, cc_version);
+		return compile(r, "cc", cache, cc_version);
 	r->binary = xstrdup(r->source);
 	if (!strncmp(line, "#!", 2)) {
 		if (!sh_shebang(line, interp, sizeof(interp)))
@@ -217,11 +217,12 @@ fail:
 	return PV_EINVALID;
 }
 
-int repro_compile(struct repro *r, const char *source, const char *cache, const char *cc_version)
+int repro_compile(struct repro *r, const char *source, const char *cc, const char *cache,
+		  const char *cc_version)
 {
 	memset(r, 0, sizeof(*r));
 	r->source = xstrdup(source);
-	return compile(r, cache, cc_version);
+	return compile(r, cc, cache, cc_version);
 }
 
 int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache,

@@ -1,6 +1,7 @@
 #ifndef PATCHVER_BOOT_RECORD_H
 #define PATCHVER_BOOT_RECORD_H
 
+#include "patchver/base/json.h"
 #include "patchver/lab/lab.h"
 
 /*
@@ -11,5 +12,8 @@
  * is skipped: it documents the boot, it decides nothing.
  */
 void boot_record_write(void *data, const struct lab *l, const struct candidate *c);
+
+/* A state's build compatibility: compat_era, compat_patches, make_flags (the lab's sub-era). */
+void json_compat(struct json *j, const struct candidate *c);
 
 #endif

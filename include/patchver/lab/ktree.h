@@ -32,6 +32,7 @@ struct ktree {
 	git_oid base;               /* the commit built when a candidate names none */
 	char version[48];           /* of the state in work/: "6.1.192", "2.6.34-rc3" */
 	int jobs;                   /* make -jN; 0: one per CPU */
+	char *const *make_vars;     /* borrowed: the compat sub-era's "VAR=value"s, or NULL */
 };
 
 /* $XDG_CACHE_HOME/patchver or ~/.cache/patchver (caller frees). */
@@ -47,6 +48,8 @@ void ktree_free(struct ktree *k);
 /* Does this commit of repo hold a kernel source tree? */
 bool ktree_is_kernel(git_repository *repo, const git_oid *commit);
 
+/* The same from the Makefile's text: its VERSION, PATCHLEVEL, SUBLEVEL and EXTRAVERSION. */
+void ktree_makefile_version(const char *text, size_t len, char *buf, size_t n);
 /* "2.6.34-rc3": the version a tree's Makefile gives; "" if none. */
 void ktree_tree_version(git_repository *repo, const git_oid *tree, char *buf, size_t n);
 

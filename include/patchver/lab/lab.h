@@ -6,6 +6,7 @@
 #include <git2.h>
 
 #include "patchver/lab/boot.h"
+#include "patchver/lab/compat.h"
 #include "patchver/lab/kconfig.h"
 #include "patchver/lab/ktree.h"
 #include "patchver/lab/oracle.h"
@@ -25,7 +26,6 @@
 struct kpatch {
 	char *name;                 /* "model", "fix", "002baeecf536", a file name */
 	git_diff *diff;
-	bool compat;                /* build compatibility, not behaviour */
 };
 
 /* What the guest must show: the bug (as `how` says it shows), or not. */
@@ -48,8 +48,12 @@ struct candidate {
 	/* results */
 	bool planned;               /* state and key computed, cached known (lab_plan) */
 	char *state;                /* what was built: "6.1.192+model+fix" */
-	char **compat;              /* the compat patches that applied (names, borrowed) */
+	char **compat;              /* the compat patches applied (names) */
 	size_t ncompat;
+	char compat_era[16];        /* their sub-era: guest/compat/<it>; "" none */
+	char **make_vars;           /* its make command line's variables, NULL-terminated */
+	char *make_flags;           /* the same as text, for the state's key */
+	char *guest_cc;             /* its guest's compiler ("musl-gcc"); NULL: the usual guest */
 	git_oid tree;
 	char key[65];               /* tree, .config, compiler */
 	int status;                 /* 0, PV_EPATCH, PV_EBUILD, PV_EBOOT */
@@ -89,12 +93,13 @@ struct lab {
 	const char *accel;
 	struct ktree tree;
 	int lock_fd;
-	struct kpatch *compat;      /* the build-compatibility series of the tree's era */
-	size_t ncompat;
-	char compat_era[16];
+	struct compat compat;       /* the last sub-era loaded (compat.h) */
 	char **built;               /* images built by this run */
 	size_t nbuilt;
 	struct repro repro, init;   /* the reproducer, and guest/init.c */
+	/* the guest of kernels that need another compiler's programs (compat's guest-cc) */
+	char *alt_cc, *alt_initrd;
+	struct repro alt_repro, alt_init;
 	struct bug_spec bug;        /* how the bug shows (--bug, or the default) */
 	struct kconfig_request kreq;
 };

@@ -50,8 +50,13 @@ struct repro {
 int repro_prepare(struct repro *r, const char *source, char *const *files, const char *cache,
 		  const char *cc_version);
 
-/* Only compile the C source (guest/init.c), cached as a reproducer is.  0 or PV_EINVALID. */
-int repro_compile(struct repro *r, const char *source, const char *cache, const char *cc_version);
+/*
+ * Only compile the C source (guest/init.c, or a reproducer for an old
+ * kernel's guest) with cc ("cc", "musl-gcc"), cached as a reproducer is;
+ * cc_version names the compiler in the cache key.  0 or PV_EINVALID.
+ */
+int repro_compile(struct repro *r, const char *source, const char *cc, const char *cache,
+		  const char *cc_version);
 void repro_free(struct repro *r);
 
 /* Is this ELF file dynamically linked (a PT_INTERP header)?  -1: not ELF64/x86-64. */
