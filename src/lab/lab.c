@@ -469,6 +469,32 @@ static void record_time(const struct lab *l, const char *what, double seconds, c
 	free(path);
 }
 
+/*
+ * Why a build failed, in one line: the first compiler, assembler, linker
+ * or make error of its log (a parallel make's first, not its last words).
+ * A tree no sub-era of guest/compat/ covers is said to be past what this
+ * toolchain builds.
+ */
+static char *build_failure(const struct candidate *c)
+{
+	static const char *const marks[] = { ": error:", ": fatal error:", "undefined reference",
+					     "Error: ", "Segmentation fault", "*** " };
+	FILE *f = fopen(c->build_log, "r");
+	char line[512], *first = NULL, *why;
+
+	while (f && !first && fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]) && !first; i++)
+			if (strstr(line, marks[i]))
+				first = xstrndup(line, strcspn(line, "\n"));
+	if (f)
+		fclose(f);
+	why = xstrfmt("%s%s%s (see %s)", !*c->compat_era && c->state && !strncmp(c->state, "2.", 2) ?
+		      "cannot build with this toolchain" : "build failed", first ? ": " : "",
+		      first ? first : "", c->build_log);
+	free(first);
+	return why;
+}
+
 static int build(struct lab *l, struct candidate *c, const char *tag)
 {
 	char *fragment = fragment_for(l, c), *dir, *built = NULL, *config = NULL, *obj_config = NULL;
@@ -508,7 +534,7 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 		ret = pv_error_set(PV_EBUILD, "cannot copy the build's .config and image into %s",
 				   dir);
 	if (ret == PV_EBUILD)
-		c->why = xstrfmt("build failed (see %s)", c->build_log);
+		c->why = build_failure(c);
 	lab_progress(l, "%s %s: %s %s in %.1fs", tag, c->name, c->state,
 		     ret ? "FAILED" : "built", c->build_seconds);
 	if (!ret)
