@@ -29,7 +29,7 @@ expect_contains "$(jq -r ".verify_boot.verdict" <<<"$j")" \
 	"fix confirmed: the bug shows in bug and is gone with $(fix_of "$repo" | cut -c1-12) (modelled by 0002-vfs-" \
 	"demo: verdict, naming the patch that was applied for the fix"
 expect_eq "$(jq -r ".verify_boot | \"\(.reproducer) \(.bug) \(.boot_test_only)\"" <<<"$j")" \
-	"$guest/reproducers/nofollow.c nofollow_slash_symlink_dir:ELOOP false" \
+	"$(cd "$guest" && pwd)/reproducers/nofollow.c nofollow_slash_symlink_dir:ELOOP false" \
 	"demo: --reproducer nofollow is the shipped one, with its own --bug"
 expect_eq "$(jq -r ".verify_boot.scenario" <<<"$j")" "model" "demo: a model of the story on Debian's tree"
 expect_eq "$(jq -r "$c[3].build.cached" <<<"$j")" true "demo: an identical state is built once"
@@ -67,8 +67,8 @@ expect_eq "$(jq -r "$c[1].failed_patch" <<<"$j")" "model" "bad series: which pat
 other=$(git -C "$repo" log --format=%H --grep='Restore LOOKUP_DIRECTORY' -1 master)
 "$PATCHVER" -C "$repo" --verify-boot --reproducer nofollow "$other" >/dev/null 2>"$tmp/err"
 expect_eq "$?" 2 "another fix on Debian's tree: exit"
-expect_eq "$(cat "$tmp/err")" "patchver: $(jq -r .verify_boot.kernel_tree <<<"$j") has no git history with ${other:0:12}'s parent: give --kernel-tree with that history, or --patch-series that models the bug" \
-	"another fix on Debian's tree: one line naming the tree and the fix"
+expect_eq "$(grep -v '^patchver: kernel tree: ' "$tmp/err")" "patchver: $(jq -r .verify_boot.kernel_tree <<<"$j") has no git history with ${other:0:12}'s parent: give --kernel-tree with that history, or --patch-series that models the bug" \
+	"another fix on Debian's tree: one line naming the tree and the fix (after the tree's note)"
 j=$("$PATCHVER" -C "$repo" --verify-boot --json --reproducer nofollow --patch-series "$tmp/badseries" "$other" 2>/dev/null)
 expect_eq "$(jq -r "$c[1].why" <<<"$j")" "model does not apply" "another fix with --patch-series: it runs"
 

@@ -149,6 +149,8 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_obj_end(j);
 }
 
+#define BOOT_TEST_ONLY "boot test only: the fix's own bug is not tested; give --reproducer"
+
 /* Each sub-era's compat once: guest/compat/<era>, its patches and make's line. */
 static void print_compat(const struct verify_result *r)
 {
@@ -169,7 +171,6 @@ static void print_compat(const struct verify_result *r)
 	}
 }
 
-#define BOOT_TEST_ONLY "boot test only: the fix's own bug is not tested; give --reproducer"
 
 /* What the plan did not boot, and what it could not have. */
 static void print_left_out(const struct verify_result *r)
@@ -230,14 +231,8 @@ static void print_failed_builds(const struct verify_result *r)
 	printf("\n");
 }
 
-static void planned(void *data, const struct verify_result *r)
-{
-	(void)data;
-	print_plan(r);
-	fflush(stdout);
-}
-
-static void print_text(const struct verify_result *r)
+/* What the run is: the report's first lines (the notice of a boot test first). */
+static void print_intro(const struct verify_result *r)
 {
 	if (!r->reproducer)
 		printf("%s\n", BOOT_TEST_ONLY);
@@ -245,6 +240,23 @@ static void print_text(const struct verify_result *r)
 		printf("fix:      %.12s %s\n", r->fix, r->fix_subject);
 	printf("tree:     %s (%s)\n", r->kernel_tree, r->scenario);
 	print_compat(r);
+}
+
+/* Before the first build: the intro and the plan (*data: they were said). */
+static void planned(void *data, const struct verify_result *r)
+{
+	bool *said_intro = data;
+
+	print_intro(r);
+	print_plan(r);
+	*said_intro = true;
+	fflush(stdout);
+}
+
+static void print_text(const struct verify_result *r, bool said_intro)
+{
+	if (!said_intro)
+		print_intro(r);
 	if (r->dry_run) {
 		print_plan(r);
 		return;
@@ -314,16 +326,19 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
 {
 	struct verify_opts o = *opts;
 	struct verify_result r;
+	bool said_intro = false;
 	int ret;
 
-	if (!json)
+	if (!json) {
 		o.planned = planned;
+		o.planned_data = &said_intro;
+	}
 	ret = verify_boot(h, fix_rev, &o, &r);
 	if (!ret) {
 		if (json)
 			print_json(&r);
 		else
-			print_text(&r);
+			print_text(&r, said_intro);
 		/* the first failed candidate's failure was said as it happened */
 		ret = r.dry_run || r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) :
 		      EXIT_NOT_CONFIRMED;
