@@ -90,10 +90,11 @@ bool boot_panic_seen(void *ctx)
 	return false;
 }
 
-int boot_run(const char *kernel, const char *initrd, const char *log,
-	     const char *accel, int timeout, int cpus, struct boot_result *r)
+int boot_run(const char *kernel, const char *initrd, const char *log, const char *accel,
+	     int timeout, int cpus, char *const *extra, struct boot_result *r)
 {
-	char smp[16];
+	char smp[16], **args;
+	size_t n = 0, nextra = 0;
 	/*
 	 * Reproducers come from other people and run as root: the guest gets
 	 * no network device (QEMU would add a user-mode NIC by default) and
@@ -104,22 +105,35 @@ int boot_run(const char *kernel, const char *initrd, const char *log,
 			 "-nic", "none",
 			 "-m", "256M", "-accel", (char *)accel, cpus > 1 ? "-smp" : NULL, smp, NULL };
 	struct sbuf cmd = SBUF_INIT;
+	int ret = 0;
 	struct boot_panic_watch watch = { .log = log };
 	struct proc_result pr;
 
 	snprintf(smp, sizeof(smp), "%d", cpus);
 	memset(r, 0, sizeof(*r));
 	snprintf(r->accel, sizeof(r->accel), "%s", accel);
-	for (size_t i = 0; argv[i]; i++)
-		sbuf_addf(&cmd, i ? (strchr(argv[i], ' ') ? " '%s'" : " %s") : "%s", argv[i]);
+	while (extra && extra[nextra])
+		nextra++;
+	/* QEMU, the sub-era's arguments (a machine type), then ours */
+	args = xcalloc(sizeof(argv) / sizeof(argv[0]) + nextra, sizeof(*args));
+	args[n++] = argv[0];
+	for (size_t i = 0; i < nextra; i++)
+		args[n++] = extra[i];
+	for (size_t i = 1; argv[i]; i++)
+		args[n++] = argv[i];
+	for (size_t i = 0; args[i]; i++)
+		sbuf_addf(&cmd, i ? (strchr(args[i], ' ') ? " '%s'" : " %s") : "%s", args[i]);
 	r->cmdline = cmd.buf;
 	if (!boot_have_tool(QEMU))
-		return pv_error_set(PV_ENOTOOL, "%s not found: install qemu-system-x86", QEMU);
-	unlink(log);
-	if (proc_run_watched(argv, NULL, log, timeout, boot_panic_seen, &watch, &pr) < 0)
-		return pv_error_set(PV_ENOTOOL, "cannot run %s: %s", QEMU, strerror(errno));
-	if (pr.interrupted)
-		return pv_error_set(PV_EINTERRUPTED, "interrupted while booting %s", kernel);
+		ret = pv_error_set(PV_ENOTOOL, "%s not found: install qemu-system-x86", QEMU);
+	else if (unlink(log), proc_run_watched(args, NULL, log, timeout, boot_panic_seen, &watch,
+					       &pr) < 0)
+		ret = pv_error_set(PV_ENOTOOL, "cannot run %s: %s", QEMU, strerror(errno));
+	else if (pr.interrupted)
+		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while booting %s", kernel);
+	free(args);
+	if (ret)
+		return ret;
 	r->seconds = pr.seconds;
 	r->timed_out = pr.timed_out;
 	r->qemu_exit = pr.exit_code;

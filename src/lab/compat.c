@@ -135,6 +135,25 @@ static void read_guest_cc(struct compat *c)
 	free(path);
 }
 
+/* qemu-args: one argument a line, comments and blank lines skipped. */
+static void read_qemu_args(struct compat *c)
+{
+	char *path = xstrfmt("%s/qemu-args", c->dir), line[256];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		c->qemu_args = xrealloc(c->qemu_args, (c->nqemu_args + 2) * sizeof(*c->qemu_args));
+		c->qemu_args[c->nqemu_args++] = xstrdup(line);
+		c->qemu_args[c->nqemu_args] = NULL;
+	}
+	if (f)
+		fclose(f);
+	free(path);
+}
+
 int compat_load(struct compat *c, const char *guest, const char *version)
 {
 	char **eras, era[16];
@@ -152,6 +171,7 @@ int compat_load(struct compat *c, const char *guest, const char *version)
 	if (*era) {
 		c->dir = xstrfmt("%s/compat/%s", guest, era);
 		read_guest_cc(c);
+		read_qemu_args(c);
 		if (!(ret = read_make_flags(c)))
 			ret = read_patches(c);
 	} else {
@@ -172,6 +192,9 @@ void compat_free(struct compat *c)
 	free(c->make_vars);
 	free(c->make_text);
 	free(c->guest_cc);
+	for (size_t i = 0; i < c->nqemu_args; i++)
+		free(c->qemu_args[i]);
+	free(c->qemu_args);
 	free(c->dir);
 	memset(c, 0, sizeof(*c));
 }

@@ -581,6 +581,18 @@ int ktree_configure(struct ktree *k, const char *fragment, const char *log)
 		free(old);
 	} else {
 		char **none = make_argv(k, NULL, o.buf, all.buf, "allnoconfig");
+		char *asm_link = path_join(k->obj, "include/asm");
+		struct stat st;
+
+		/*
+		 * Before 2.6.28 the object directory's include/asm is a link to
+		 * the source's asm-<arch>, and kbuild stops when it names
+		 * another arch (asm-x86_64 before 2.6.24, asm-x86 after): made
+		 * again by this build, so dropped when one era follows another.
+		 */
+		if (lstat(asm_link, &st) == 0 && S_ISLNK(st.st_mode))
+			unlink(asm_link);
+		free(asm_link);
 
 		if (!same)
 			pv_notice(PV_NOTICE_NOTE, "configuring %s (allnoconfig + %s, for each "

@@ -402,6 +402,9 @@ static int compute_state(struct lab *l, struct candidate *c)
 	snprintf(c->compat_era, sizeof(c->compat_era), "%s", l->compat.era);
 	c->make_flags = xstrdup(l->compat.make_text);
 	c->guest_cc = l->compat.guest_cc ? xstrdup(l->compat.guest_cc) : NULL;
+	c->qemu_args = xcalloc(l->compat.nqemu_args + 1, sizeof(*c->qemu_args));
+	for (size_t i = 0; i < l->compat.nqemu_args; i++)
+		c->qemu_args[i] = xstrdup(l->compat.qemu_args[i]);
 	c->make_vars = xcalloc(l->compat.nmake_vars + 1, sizeof(*c->make_vars));
 	for (size_t i = 0; i < l->compat.nmake_vars; i++)
 		c->make_vars[i] = xstrdup(l->compat.make_vars[i]);
@@ -722,7 +725,7 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	}
 	lab_progress(l, "%s %s: booting (%s) ...", tag, c->name, l->accel);
 	ret = boot_run(c->image, c->guest_cc ? l->alt_initrd : l->initrd, c->log, l->accel,
-		       l->o->timeout, c->smp ? 2 : 1, &c->boot);
+		       l->o->timeout, c->smp ? 2 : 1, c->qemu_args, &c->boot);
 	if (l->o->booted)
 		l->o->booted(l->o->booted_data, l, c);
 	if (ret)
@@ -748,6 +751,9 @@ void candidate_free(struct candidate *c)
 	free(c->make_vars);
 	free(c->make_flags);
 	free(c->guest_cc);
+	for (char **v = c->qemu_args; v && *v; v++)
+		free(*v);
+	free(c->qemu_args);
 	free(c->state);
 	free(c->failed_patch);
 	free(c->image);

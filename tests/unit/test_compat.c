@@ -94,7 +94,16 @@ static void make_flags(void)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/compat/2.6.29/make-flags", dir);
 	write_file(path, "# why\n\nCC=gcc -fno-pie -std=gnu89\nHOSTCFLAGS=-O2\n");
+	snprintf(path, sizeof(path), "%s/compat/2.6.29/qemu-args", dir);
+	write_file(path, "# an older machine\n-M\npc-i440fx-2.0\n");
+	snprintf(path, sizeof(path), "%s/compat/2.6.29/guest-cc", dir);
+	write_file(path, "# glibc needs AT_RANDOM\nmusl-gcc\n");
+	snprintf(path, sizeof(path), "%s/compat/2.6.29/make-flags", dir);
 	CHECK(compat_load(&c, dir, "2.6.34-rc3") == 0);
+	CHECK(c.nqemu_args == 2 && c.qemu_args[2] == NULL);
+	CHECK_STR(c.qemu_args[0], "-M");
+	CHECK_STR(c.qemu_args[1], "pc-i440fx-2.0");
+	CHECK_STR(c.guest_cc, "musl-gcc");
 	CHECK_STR(c.era, "2.6.29");
 	CHECK(c.nmake_vars == 2 && c.make_vars[2] == NULL);
 	CHECK_STR(c.make_vars[0], "CC=gcc -fno-pie -std=gnu89");
@@ -109,7 +118,6 @@ static void make_flags(void)
 	CHECK(compat_load(&c, dir, "2.6.30") == PV_EINVALID);
 	CHECK(strstr(pv_error_last()->message, "make-flags: 'CC gcc' is not VAR=value") != NULL);
 	compat_free(&c);
-	unlink(path);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0);
 }

@@ -44,9 +44,13 @@ const char *boot_pick_accel(const char *requested);
 /* Is an executable called name on PATH? */
 bool boot_have_tool(const char *name);
 
-/* Boot with cpus CPUs; the serial log goes to log.  0, or PV_ENOTOOL/PV_EINTERRUPTED. */
-int boot_run(const char *kernel, const char *initrd, const char *log,
-	     const char *accel, int timeout, int cpus, struct boot_result *r);
+/*
+ * Boot with cpus CPUs and QEMU's arguments extra (NULL-terminated, may be
+ * NULL: a sub-era's machine type); the serial log goes to log.  0, or
+ * PV_ENOTOOL/PV_EINTERRUPTED.
+ */
+int boot_run(const char *kernel, const char *initrd, const char *log, const char *accel,
+	     int timeout, int cpus, char *const *extra, struct boot_result *r);
 void boot_result_free(struct boot_result *r);
 
 #endif

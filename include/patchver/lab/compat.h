@@ -21,7 +21,9 @@
  *                   profiles in that era's option names;
  *   guest-cc        the compiler of the guest's programs when glibc's
  *                   static start-up cannot run on these kernels
- *                   ("musl-gcc"; without the file: cc).
+ *                   ("musl-gcc"; without the file: cc);
+ *   qemu-args       QEMU arguments these kernels need to boot, one a line
+ *                   ("-M", "pc-i440fx-2.0": an older machine's tables).
  * None of it changes what the kernel does.
  */
 struct compat_patch {
@@ -38,6 +40,8 @@ struct compat {
 	size_t nmake_vars;
 	char *make_text;            /* the make-flags file as read: part of a state's key */
 	char *guest_cc;             /* guest-cc; NULL: the host's cc */
+	char **qemu_args;           /* qemu-args, NULL-terminated */
+	size_t nqemu_args;
 };
 
 /*

@@ -54,6 +54,7 @@ struct candidate {
 	char **make_vars;           /* its make command line's variables, NULL-terminated */
 	char *make_flags;           /* the same as text, for the state's key */
 	char *guest_cc;             /* its guest's compiler ("musl-gcc"); NULL: the usual guest */
+	char **qemu_args;           /* QEMU's arguments for its sub-era (a machine type) */
 	git_oid tree;
 	char key[65];               /* tree, .config, compiler */
 	int status;                 /* 0, PV_EPATCH, PV_EBUILD, PV_EBOOT */
