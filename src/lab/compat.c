@@ -71,32 +71,48 @@ static size_t list_eras(const char *guest, char ***out)
 	return n;
 }
 
-/* make-flags: "VAR=value" lines; '#' comments and blank lines skipped. */
-static int read_make_flags(struct compat *c)
+/*
+ * The lines of a sub-era's file NAME that say something (no '#' comment,
+ * not blank), NULL-terminated (caller frees); NULL without the file.
+ */
+static char **read_lines(const struct compat *c, const char *name, size_t *n)
 {
-	char *path = xstrfmt("%s/make-flags", c->dir), line[1024];
+	char *path = xstrfmt("%s/%s", c->dir, name), line[1024], **lines = NULL;
 	FILE *f = fopen(path, "r");
-	struct sbuf text = SBUF_INIT;
-	int ret = 0;
 
-	while (f && !ret && fgets(line, sizeof(line), f)) {
+	*n = 0;
+	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!*line || *line == '#')
 			continue;
-		if (!strchr(line, '=') || strchr(line, '=') == line) {
-			ret = pv_error_set(PV_EINVALID, "%s: '%s' is not VAR=value", path, line);
-			break;
-		}
-		sbuf_addf(&text, "%s\n", line);
-		c->make_vars = xrealloc(c->make_vars, (c->nmake_vars + 2) * sizeof(*c->make_vars));
-		c->make_vars[c->nmake_vars++] = xstrdup(line);
-		c->make_vars[c->nmake_vars] = NULL;
+		lines = xrealloc(lines, (*n + 2) * sizeof(*lines));
+		lines[(*n)++] = xstrdup(line);
+		lines[*n] = NULL;
 	}
 	if (f)
 		fclose(f);
-	c->make_text = text.buf ? text.buf : xstrdup("");
 	free(path);
-	return ret;
+	return lines;
+}
+
+/* make-flags: "VAR=value" lines, kept as text too (a state's key). */
+static int read_make_flags(struct compat *c)
+{
+	struct sbuf text = SBUF_INIT;
+
+	c->make_vars = read_lines(c, "make-flags", &c->nmake_vars);
+	for (size_t i = 0; i < c->nmake_vars; i++) {
+		const char *eq = strchr(c->make_vars[i], '=');
+		if (!eq || eq == c->make_vars[i]) {
+			sbuf_free(&text);
+			c->make_text = xstrdup("");
+			return pv_error_set(PV_EINVALID, "%s/make-flags: '%s' is not VAR=value",
+					    c->dir, c->make_vars[i]);
+		}
+		sbuf_addf(&text, "%s\n", c->make_vars[i]);
+	}
+	c->make_text = text.buf ? text.buf : xstrdup("");
+	return 0;
 }
 
 static int read_patches(struct compat *c)
@@ -119,39 +135,19 @@ static int read_patches(struct compat *c)
 	return ret;
 }
 
-/* guest-cc: its first line that is no comment. */
+/* guest-cc: the compiler its first line names. */
 static void read_guest_cc(struct compat *c)
 {
-	char *path = xstrfmt("%s/guest-cc", c->dir), line[128];
-	FILE *f = fopen(path, "r");
+	size_t n;
+	char **lines = read_lines(c, "guest-cc", &n);
 
-	while (f && !c->guest_cc && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n \t")] = '\0';
-		if (*line && *line != '#')
-			c->guest_cc = xstrdup(line);
+	if (n) {
+		lines[0][strcspn(lines[0], " \t")] = '\0';
+		c->guest_cc = xstrdup(lines[0]);
 	}
-	if (f)
-		fclose(f);
-	free(path);
-}
-
-/* qemu-args: one argument a line, comments and blank lines skipped. */
-static void read_qemu_args(struct compat *c)
-{
-	char *path = xstrfmt("%s/qemu-args", c->dir), line[256];
-	FILE *f = fopen(path, "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		c->qemu_args = xrealloc(c->qemu_args, (c->nqemu_args + 2) * sizeof(*c->qemu_args));
-		c->qemu_args[c->nqemu_args++] = xstrdup(line);
-		c->qemu_args[c->nqemu_args] = NULL;
-	}
-	if (f)
-		fclose(f);
-	free(path);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
 }
 
 int compat_load(struct compat *c, const char *guest, const char *version)
@@ -171,7 +167,7 @@ int compat_load(struct compat *c, const char *guest, const char *version)
 	if (*era) {
 		c->dir = xstrfmt("%s/compat/%s", guest, era);
 		read_guest_cc(c);
-		read_qemu_args(c);
+		c->qemu_args = read_lines(c, "qemu-args", &c->nqemu_args);
 		if (!(ret = read_make_flags(c)))
 			ret = read_patches(c);
 	} else {
