@@ -1,0 +1,4 @@
+int caller(void)
+{
+	return helper_added_later(1);
+}

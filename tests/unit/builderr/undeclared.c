@@ -1,0 +1,4 @@
+int caller(void)
+{
+	return MACRO_ADDED_LATER + 1;
+}
