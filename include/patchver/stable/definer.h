@@ -1,0 +1,41 @@
+#ifndef PATCHVER_DEFINER_H
+#define PATCHVER_DEFINER_H
+
+#include <git2.h>
+
+/*
+ * What a backport is missing, found in history: the file of a tree that
+ * defines a name (a function, a macro or enum value, a type, a struct's
+ * member, a header), and the commit that brought the name into that file
+ * (git log -S NAME -- FILE over a range: its count there went up from 0).
+ * Text, not a compiler: a definition is a line of the file's own shape
+ * ("static inline int helper(" at column 0 without ';', "#define NAME",
+ * "typedef ... NAME;", a member inside "struct X {").
+ */
+enum definer_kind {
+	DEFINER_FUNCTION,
+	DEFINER_IDENTIFIER,         /* a macro, an enum value */
+	DEFINER_TYPE,
+	DEFINER_MEMBER,             /* of container ("struct inode") */
+	DEFINER_HEADER,             /* name as included: "linux/x.h" */
+};
+
+struct definer_query {
+	enum definer_kind kind;
+	const char *name;
+	const char *container;      /* DEFINER_MEMBER only */
+};
+
+/* The path in tree of the file defining q, headers first (caller frees); NULL: none. */
+char *definer_file(git_repository *repo, const git_oid *tree, const struct definer_query *q);
+
+/*
+ * The newest commit of old..new (new reachable, old not), merges aside as
+ * git log -S leaves them, whose change to path makes name appear there
+ * (none of it in its parent).
+ * 0 with *out set, PV_ENOTFOUND, or a PV_E* code.
+ */
+int definer_commit(git_repository *repo, const git_oid *old, const git_oid *new, const char *path,
+		   const char *name, git_oid *out);
+
+#endif
