@@ -213,6 +213,26 @@ bool path_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+char **strv_dup(char *const *v)
+{
+	size_t n = 0;
+	char **copy;
+
+	while (v && v[n])
+		n++;
+	copy = xcalloc(n + 1, sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		copy[i] = xstrdup(v[i]);
+	return copy;
+}
+
+void strv_free(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
 /* The rest of f after *len bytes read, growing buf as it comes (pipes, /proc). */
 static char *read_rest(FILE *f, char *buf, size_t *len, size_t alloc)
 {

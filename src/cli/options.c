@@ -8,17 +8,11 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
+#include "patchver/base/util.h"
 #include "patchver/cli/options.h"
 #include "patchver/engine/revsyntax.h"
 
 struct options opt;
-
-static void free_argv(char **v)
-{
-	for (char **p = v; p && *p; p++)
-		free(*p);
-	free(v);
-}
 
 static int pick_mode(enum report_mode *mode)
 {
@@ -380,11 +374,11 @@ void options_free(struct command_line *cl)
 	free(opt.tests);
 	free(opt.audit);
 	free(opt.only);
-	free_argv(opt.candidates);
-	free_argv(opt.expects);
+	strv_free(opt.candidates);
+	strv_free(opt.expects);
 	free(opt.reproducer);
 	free(opt.max_states_arg);
 	free(opt.releases);
-	free_argv(opt.guest_files);
-	free_argv(opt.configs);
+	strv_free(opt.guest_files);
+	strv_free(opt.configs);
 }

@@ -145,9 +145,7 @@ static void read_guest_cc(struct compat *c)
 		lines[0][strcspn(lines[0], " \t")] = '\0';
 		c->guest_cc = xstrdup(lines[0]);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
+	strv_free(lines);
 }
 
 int compat_load(struct compat *c, const char *guest, const char *version)
@@ -183,14 +181,10 @@ void compat_free(struct compat *c)
 		git_diff_free(c->patches[i].diff);
 	}
 	free(c->patches);
-	for (size_t i = 0; i < c->nmake_vars; i++)
-		free(c->make_vars[i]);
-	free(c->make_vars);
+	strv_free(c->make_vars);
 	free(c->make_text);
 	free(c->guest_cc);
-	for (size_t i = 0; i < c->nqemu_args; i++)
-		free(c->qemu_args[i]);
-	free(c->qemu_args);
+	strv_free(c->qemu_args);
 	free(c->dir);
 	memset(c, 0, sizeof(*c));
 }

@@ -27,19 +27,13 @@ static bool is_option(const char *s)
 	return k > 7 && s[k] == '=' && s[k + 1] && !strpbrk(s + k + 1, " \t\n");
 }
 
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* A profile's file for era (era "" : the generic one), or NULL. */
 static char *profile(const char *guest, const char *era, const char *name)
 {
 	char *path = *era ? xstrfmt("%s/compat/%s/configs/%s.config", guest, era, name)
 			  : xstrfmt("%s/configs/%s.config", guest, name);
 
-	if (is_file(path))
+	if (path_is_file(path))
 		return path;
 	free(path);
 	return NULL;
@@ -64,7 +58,7 @@ int kconfig_request_init(struct kconfig_request *r, char *const *args, const cha
 		const char *a = args[i];
 		char *p = is_name(a) ? profile(guest, "", a) : NULL;
 
-		if (!is_option(a) && !p && !(strchr(a, '/') || strchr(a, '.') ? is_file(a) : false))
+		if (!is_option(a) && !p && !(strchr(a, '/') || strchr(a, '.') ? path_is_file(a) : false))
 			ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_CONFIG, "%s: not CONFIG_X=VALUE, "
 						 "a fragment file, or a profile of %s/configs/", a, guest);
 		free(p);
@@ -112,7 +106,7 @@ char *kconfig_merge(const struct kconfig_request *r, const char *guest, const ch
 		const char *a = r->args[i];
 		char *p = NULL;
 
-		if (!is_option(a) && is_name(a) && !is_file(a) && !(p = profile(guest, era, a)))
+		if (!is_option(a) && is_name(a) && !path_is_file(a) && !(p = profile(guest, era, a)))
 			p = profile(guest, "", a);
 		else if (!is_option(a) && !p)
 			p = xstrdup(a);
@@ -194,9 +188,3 @@ bool kconfig_enabled(const char *dotconfig, const char *option)
 	return yes;
 }
 
-void kconfig_list_free(char **list)
-{
-	for (char **p = list; p && *p; p++)
-		free(*p);
-	free(list);
-}

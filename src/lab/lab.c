@@ -166,12 +166,6 @@ static char *default_bug(const char *source)
 	return xstrdup(line);
 }
 
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /*
  * --reproducer: a path as given; a bare name that is no file here is one
  * of patchver's own (guest/reproducers/NAME, NAME.c or NAME.sh).
@@ -180,11 +174,11 @@ static char *find_reproducer(const struct lab *l, const char *given)
 {
 	static const char *const ends[] = { "", ".c", ".sh" };
 
-	if (is_file(given) || strchr(given, '/'))
+	if (path_is_file(given) || strchr(given, '/'))
 		return xstrdup(given);
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
 		char *shipped = xstrfmt("%s/reproducers/%s%s", l->guest, given, ends[i]);
-		if (is_file(shipped))
+		if (path_is_file(shipped))
 			return shipped;
 		free(shipped);
 	}
@@ -402,12 +396,8 @@ static int compute_state(struct lab *l, struct candidate *c)
 	snprintf(c->compat_era, sizeof(c->compat_era), "%s", l->compat.era);
 	c->make_flags = xstrdup(l->compat.make_text);
 	c->guest_cc = l->compat.guest_cc ? xstrdup(l->compat.guest_cc) : NULL;
-	c->qemu_args = xcalloc(l->compat.nqemu_args + 1, sizeof(*c->qemu_args));
-	for (size_t i = 0; i < l->compat.nqemu_args; i++)
-		c->qemu_args[i] = xstrdup(l->compat.qemu_args[i]);
-	c->make_vars = xcalloc(l->compat.nmake_vars + 1, sizeof(*c->make_vars));
-	for (size_t i = 0; i < l->compat.nmake_vars; i++)
-		c->make_vars[i] = xstrdup(l->compat.make_vars[i]);
+	c->qemu_args = strv_dup(l->compat.qemu_args);
+	c->make_vars = strv_dup(l->compat.make_vars);
 	sbuf_adds(&label, version);
 	for (size_t i = 0; i < c->npatches; i++) {
 		ret = ktree_apply(&l->tree, &c->tree, c->patches[i]->diff, &next);
@@ -746,14 +736,10 @@ void candidate_free(struct candidate *c)
 	for (size_t i = 0; i < c->ncompat; i++)
 		free(c->compat[i]);
 	free(c->compat);
-	for (char **v = c->make_vars; v && *v; v++)
-		free(*v);
-	free(c->make_vars);
+	strv_free(c->make_vars);
 	free(c->make_flags);
 	free(c->guest_cc);
-	for (char **v = c->qemu_args; v && *v; v++)
-		free(*v);
-	free(c->qemu_args);
+	strv_free(c->qemu_args);
 	free(c->state);
 	free(c->failed_patch);
 	free(c->image);
@@ -761,7 +747,7 @@ void candidate_free(struct candidate *c)
 	free(c->log);
 	free(c->record);
 	free(c->why);
-	kconfig_list_free(c->unstuck);
+	strv_free(c->unstuck);
 	if (c->own_bug)
 		oracle_free(c->own_bug);
 	free(c->own_bug);

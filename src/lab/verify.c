@@ -325,12 +325,6 @@ static int scenario_model(struct verify *v, const struct triage *t)
 	return 0;
 }
 
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* NAME=ITEM[,ITEM...]: a rev of the kernel tree (the first is the base), or a patch file. */
 static int parse_candidate(struct verify *v, const char *spec)
 {
@@ -351,7 +345,7 @@ static int parse_candidate(struct verify *v, const char *spec)
 		git_object *named = NULL, *obj = NULL;
 		struct kpatch *p = NULL;
 
-		if (is_file(it)) {
+		if (path_is_file(it)) {
 			p = patch_of_file(v, it, &ret);
 		} else if (git_revparse_single(&named, v->lab.tree.repo, it) == 0 &&
 			   git_object_peel(&obj, named, GIT_OBJECT_COMMIT) == 0) {

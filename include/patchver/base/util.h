@@ -72,6 +72,10 @@ int cmp_u32(const void *a, const void *b);
 bool path_is_dir(const char *path);
 bool path_is_file(const char *path);
 
+/* A NULL-terminated array of strings: a copy of v (NULL: an empty one), and its free. */
+char **strv_dup(char *const *v);
+void strv_free(char **v);
+
 /*
  * The whole file at path, NUL-terminated (*len, when not NULL: its length);
  * NULL when it cannot be opened.  An empty file gives "".  Caller frees.

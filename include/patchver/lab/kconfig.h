@@ -33,13 +33,11 @@ char *kconfig_merge(const struct kconfig_request *r, const char *guest, const ch
 /*
  * The requested options (lines CONFIG_X=V, "# CONFIG_X is not set") of
  * the merged fragment after its base that dotconfig does not have; a
- * NULL-terminated list (caller frees), or NULL when all stuck.
+ * NULL-terminated list (caller frees with strv_free), or NULL when all stuck.
  */
 char **kconfig_unstuck(const char *merged, const char *dotconfig);
 
 /* Does dotconfig set option (e.g. "CONFIG_SMP") to y? */
 bool kconfig_enabled(const char *dotconfig, const char *option);
-
-void kconfig_list_free(char **list);
 
 #endif
