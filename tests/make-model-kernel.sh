@@ -23,6 +23,22 @@
 #   prctl: the model crash (0002: returns 2, WARN_ON for the argument 42)
 #   v6.2-rc3    v6.2 (doc changes)
 #
+# With "arbiter", a history where text and boots disagree (the lab as
+# arbiter, tests/model/0003-0006), the bug a console warning:
+#
+#   v6.1        the import
+#   v6.2-rc1    doc change
+#   prctl: the model request (0003: the flaw, a warning for the argument
+#               42, written where nothing reaches it yet)
+#   v6.2-rc2    doc change, doc change
+#   prctl: wire up the model request (0004: the flaw now reachable)
+#   v6.2-rc3    doc change
+#   prctl: a helper for the model request (0005)
+#   v6.2-rc4    v6.2 (doc changes)
+#   prctl: reject the model request's magic argument (0006: Fixes: the
+#               first, and calls 0005's helper)
+#   v6.3-rc1
+#
 # Commits and tags have fixed dates, so the repository is the same on
 # every machine.
 set -euo pipefail
@@ -82,6 +98,28 @@ if [ "$variant" = crash ]; then
 	commit "prctl: the model crash" "$model/0002-prctl-the-model-crash.patch"
 	commit "docs: model step 3";                     tag v6.2-rc3
 	commit "docs: model step 4";                     tag v6.2
+	git update-ref refs/heads/master "$head"
+	git symbolic-ref HEAD refs/heads/master
+	rm -f "$GIT_INDEX_FILE"
+	exit 0
+fi
+if [ "$variant" = arbiter ]; then
+	model=$(cd "$(dirname "$0")/model" && pwd)
+	commit "docs: model step 1";                     tag v6.2-rc1
+	commit "prctl: the model request" "$model/0003-prctl-the-model-request.patch"
+	request=$(git rev-parse --short=12 "$head")
+	commit "docs: model step 2";                     tag v6.2-rc2
+	commit "docs: model step 3"
+	commit "prctl: wire up the model request" "$model/0004-prctl-wire-up-the-model-request.patch"
+	commit "docs: model step 4";                     tag v6.2-rc3
+	commit "prctl: a helper for the model request" \
+		"$model/0005-prctl-a-helper-for-the-model-request.patch"
+	commit "docs: model step 5";                     tag v6.2-rc4
+	commit "docs: model step 6";                     tag v6.2
+	commit "prctl: reject the model request's magic argument" \
+		"$model/0006-prctl-reject-the-model-request-s-magic-argument.patch" \
+		"$(printf 'The model request warns for the argument 42: reject it.\n\nFixes: %s ("prctl: the model request")' "$request")"
+	commit "docs: model step 7";                     tag v6.3-rc1
 	git update-ref refs/heads/master "$head"
 	git symbolic-ref HEAD refs/heads/master
 	rm -f "$GIT_INDEX_FILE"

@@ -70,6 +70,8 @@ static void print_candidate(const struct candidate *c)
 		       c->models ? "; models " : "", c->models ? c->models : "");
 	for (char **u = c->unstuck; u && *u; u++)
 		printf("%-22s   warning: %s did not stick in this kernel's .config\n", "", *u);
+	for (char **p = c->prereqs; p && *p; p++)
+		printf("%-22s   builds with: %s\n", "", *p);
 	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
 		const struct guest_check *g = &c->boot.serial.checks[k];
 		if (!g->pass)
@@ -105,6 +107,13 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_kint(j, "milliseconds", (int64_t)(c->build_seconds * 1000));
 	json_kstr(j, "state_key", *c->key ? c->key : NULL);
 	json_kstr(j, "log", c->build_log);
+	json_kstr(j, "object_log", c->object_log);
+	json_key(j, "prerequisites");
+	json_arr_begin(j);
+	for (char **p = c->prereqs; p && *p; p++)
+		json_str(j, *p);
+	json_arr_end(j);
+	json_kint(j, "prerequisites_milliseconds", (int64_t)(c->prereq_seconds * 1000));
 	json_obj_end(j);
 	json_key(j, "boot");
 	json_obj_begin(j);

@@ -681,3 +681,22 @@ int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 	sbuf_free(&j);
 	return ret;
 }
+
+int ktree_make_target(struct ktree *k, const char *target, const char *log)
+{
+	struct sbuf o = SBUF_INIT;
+	char **argv;
+	struct proc_result r = { 0 };
+	int ret = 0;
+
+	sbuf_addf(&o, "O=%s", k->obj);
+	/* one job: the log holds this target's messages alone, in order */
+	argv = make_argv(k, NULL, o.buf, "-j1", target);
+	if (proc_run(argv, NULL, log, 0, &r) < 0)
+		ret = pv_error_set(PV_ENOTOOL, "cannot run make: %s", strerror(errno));
+	else if (r.interrupted)
+		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while building %s", target);
+	free(argv);
+	sbuf_free(&o);
+	return ret;
+}

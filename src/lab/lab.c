@@ -19,6 +19,7 @@
 #include "patchver/lab/digest.h"
 #include "patchver/lab/initramfs.h"
 #include "patchver/lab/datadir.h"
+#include "patchver/lab/builderr.h"
 #include "patchver/lab/lab.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
@@ -727,12 +728,71 @@ int lab_run(struct lab *l, struct candidate *c, size_t i, size_t n)
 	return 0;
 }
 
-void candidate_free(struct candidate *c)
+/* The object make's first "*** [...]" line names (an inner make's: the first), or NULL. */
+static char *failed_object(const char *log)
 {
-	free(c->name);
-	free(c->role);
-	free(c->models);
-	free(c->patches);
+	FILE *f = fopen(log, "r");
+	char line[1024], *object = NULL;
+
+	while (f && !object && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "*** ["), *end, *sp;
+		size_t n;
+
+		if (!p || !(end = strchr(p += 5, ']')))
+			continue;
+		*end = '\0';
+		/* make 4.3: "[scripts/Makefile.build:250: kernel/sys.o]"; older: "[kernel/sys.o]" */
+		if ((sp = strrchr(p, ' ')))
+			p = sp + 1;
+		n = strlen(p);
+		if (n > 2 && !strcmp(p + n - 2, ".o"))
+			object = xstrdup(p);
+	}
+	if (f)
+		fclose(f);
+	return object;
+}
+
+static void first_error_of(const char *log, struct builderr *e)
+{
+	size_t len;
+	char *text = file_read(log, &len);
+
+	builderr_first(text ? text : "", text ? len : 0, e);
+	free(text);
+}
+
+int lab_build_error(struct lab *l, struct candidate *c, struct builderr *e)
+{
+	char *object = c->build_log ? failed_object(c->build_log) : NULL;
+	int ret = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (!c->build_log)
+		return 0;
+	if (object) {
+		char *dir = xstrndup(c->build_log, strlen(c->build_log) - strlen("build.log"));
+		free(c->object_log);
+		c->object_log = xstrfmt("%sobject.log", dir);
+		free(dir);
+		l->tree.make_vars = c->make_vars;
+		ret = ktree_make_target(&l->tree, object, c->object_log);
+		if (!ret)
+			first_error_of(c->object_log, e);
+	}
+	/* a link error (no object failed), or an object that built alone */
+	if (!ret && e->kind == BUILDERR_NONE)
+		first_error_of(c->build_log, e);
+	free(object);
+	return ret;
+}
+
+/* Forget what a run of c found (its state, build, boot, verdict), to run it again. */
+void candidate_reset(struct candidate *c)
+{
+	struct candidate keep = *c;
+
+	keep.planned = false;
 	for (size_t i = 0; i < c->ncompat; i++)
 		free(c->compat[i]);
 	free(c->compat);
@@ -744,13 +804,36 @@ void candidate_free(struct candidate *c)
 	free(c->failed_patch);
 	free(c->image);
 	free(c->build_log);
+	free(c->object_log);
 	free(c->log);
 	free(c->record);
 	free(c->why);
 	strv_free(c->unstuck);
+	boot_result_free(&c->boot);
+	memset(c, 0, sizeof(*c));
+	c->name = keep.name;
+	c->role = keep.role;
+	c->models = keep.models;
+	c->commit = keep.commit;
+	c->patches = keep.patches;
+	c->npatches = keep.npatches;
+	c->expect = keep.expect;
+	c->judge = keep.judge;
+	c->own_bug = keep.own_bug;
+	c->prereqs = keep.prereqs;
+	c->prereq_seconds = keep.prereq_seconds;
+}
+
+void candidate_free(struct candidate *c)
+{
+	candidate_reset(c);
+	free(c->name);
+	free(c->role);
+	free(c->models);
+	free(c->patches);
+	strv_free(c->prereqs);
 	if (c->own_bug)
 		oracle_free(c->own_bug);
 	free(c->own_bug);
-	boot_result_free(&c->boot);
 	memset(c, 0, sizeof(*c));
 }

@@ -9,6 +9,8 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/dag.h"
+#include "patchver/engine/treepath.h"
 #include "patchver/stable/definer.h"
 
 static bool ident_char(char c)
@@ -122,141 +124,224 @@ static bool file_defines(const char *text, size_t len, const struct definer_quer
 struct scan {
 	git_repository *repo;
 	const struct definer_query *q;
-	const char *suffix;         /* ".h", then ".c" */
+	const char *prefix;         /* the walked subtree's path, "" or ending in '/' */
+	const char *suffix;         /* ".h" or ".c" */
+	bool skip_includes;         /* include/ and arch/x86/include/ were scanned first */
 	char *found;
 };
+
+static bool file_of_blob_defines(git_repository *repo, const git_oid *id,
+				 const struct definer_query *q)
+{
+	git_blob *blob = NULL;
+	bool yes = false;
+
+	if (git_blob_lookup(&blob, repo, id) == 0) {
+		const char *text = git_blob_rawcontent(blob);
+		size_t len = (size_t)git_blob_rawsize(blob);
+		yes = memmem(text, len, q->name, strlen(q->name)) && file_defines(text, len, q);
+	}
+	git_blob_free(blob);
+	return yes;
+}
 
 static int scan_entry(const char *root, const git_tree_entry *entry, void *data)
 {
 	struct scan *s = data;
 	const char *name = git_tree_entry_name(entry);
 	size_t n = strlen(name);
-	git_blob *blob = NULL;
+	char *path;
 
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || n < 2 || strcmp(name + n - 2, s->suffix))
+	if (git_tree_entry_type(entry) == GIT_OBJECT_TREE)
+		/* a header directory scanned already: do not descend (1) */
+		return s->skip_includes && ((!*s->prefix && !*root && !strcmp(name, "include")) ||
+			(!*s->prefix && !strcmp(root, "arch/x86/") && !strcmp(name, "include")));
+	if (n < 2 || strcmp(name + n - 2, s->suffix) ||
+	    !file_of_blob_defines(s->repo, git_tree_entry_id(entry), s->q))
 		return 0;
-	if (git_blob_lookup(&blob, s->repo, git_tree_entry_id(entry)) < 0)
-		return 0;
-	{
-		const char *text = git_blob_rawcontent(blob);
-		size_t len = (size_t)git_blob_rawsize(blob);
-		if (memmem(text, len, s->q->name, strlen(s->q->name)) && file_defines(text, len, s->q))
-			s->found = xstrfmt("%s%s", root, name);
-	}
-	git_blob_free(blob);
-	return s->found ? -1 : 0;
+	path = xstrfmt("%s%s%s", s->prefix, root, name);
+	s->found = path;
+	return -1;
 }
 
+/* Scan the files of dir ("": the whole tree) that end in suffix. */
+static void scan_under(struct scan *s, git_tree *tree, const char *dir, const char *suffix)
+{
+	git_tree_entry *e = NULL;
+	git_tree *sub = NULL;
+	char *prefix = *dir ? xstrfmt("%s/", dir) : xstrdup("");
+
+	if (s->found)
+		goto out;
+	if (*dir && (git_tree_entry_bypath(&e, tree, dir) < 0 ||
+		     git_tree_lookup(&sub, s->repo, git_tree_entry_id(e)) < 0))
+		goto out;
+	s->prefix = prefix;
+	s->suffix = suffix;
+	git_tree_walk(sub ? sub : tree, GIT_TREEWALK_PRE, scan_entry, s);
+out:
+	git_error_clear();
+	git_tree_free(sub);
+	git_tree_entry_free(e);
+	free(prefix);
+}
+
+static char *header_file(git_tree *tree, const char *name)
+{
+	static const char *const includes[] = { "include/", "arch/x86/include/", "" };
+
+	for (size_t i = 0; i < sizeof(includes) / sizeof(includes[0]); i++) {
+		git_tree_entry *e = NULL;
+		char *path = xstrfmt("%s%s", includes[i], name);
+		bool there = git_tree_entry_bypath(&e, tree, path) == 0;
+
+		git_tree_entry_free(e);
+		if (there)
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
+/*
+ * Where a definition is looked for, most likely first: the file that
+ * failed (a static helper of its own), the kernel's headers, any header,
+ * the failing file's directory, any source file.
+ */
 char *definer_file(git_repository *repo, const git_oid *tree_id, const struct definer_query *q)
 {
-	static const char *const suffixes[] = { ".h", ".c" };
-	static const char *const includes[] = { "include/", "arch/x86/include/", "" };
-	struct scan s = { repo, q, NULL, NULL };
+	struct scan s = { repo, q, "", ".h", false, NULL };
 	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
 
 	if (git_tree_lookup(&tree, repo, tree_id) < 0) {
 		git_error_clear();
 		return NULL;
 	}
 	if (q->kind == DEFINER_HEADER) {
-		for (size_t i = 0; i < sizeof(includes) / sizeof(includes[0]) && !s.found; i++) {
-			git_tree_entry *e = NULL;
-			char *path = xstrfmt("%s%s", includes[i], q->name);
-			if (git_tree_entry_bypath(&e, tree, path) == 0)
-				s.found = path;
-			else
-				free(path);
-			git_tree_entry_free(e);
-		}
+		s.found = header_file(tree, q->name);
+		goto out;
 	}
-	for (size_t i = 0; q->kind != DEFINER_HEADER && i < 2 && !s.found; i++) {
-		s.suffix = suffixes[i];
-		git_tree_walk(tree, GIT_TREEWALK_PRE, scan_entry, &s);
+	if (q->near && git_tree_entry_bypath(&e, tree, q->near) == 0 &&
+	    file_of_blob_defines(repo, git_tree_entry_id(e), q))
+		s.found = xstrdup(q->near);
+	scan_under(&s, tree, "include", ".h");
+	scan_under(&s, tree, "arch/x86/include", ".h");
+	s.skip_includes = true;
+	scan_under(&s, tree, "", ".h");
+	s.skip_includes = false;
+	if (q->near && strchr(q->near, '/')) {
+		char *dir = xstrndup(q->near, (size_t)(strrchr(q->near, '/') - q->near));
+		scan_under(&s, tree, dir, ".c");
+		free(dir);
 	}
+	scan_under(&s, tree, "", ".c");
+out:
+	git_tree_entry_free(e);
 	git_tree_free(tree);
 	git_error_clear();
 	return s.found;
 }
 
-/* The blob of path in commit c (false without the file). */
-static bool blob_of(const git_commit *c, const char *path, git_oid *id)
-{
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	bool found = git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&e, tree, path) == 0;
-
-	if (found)
-		*id = *git_tree_entry_id(e);
-	git_tree_entry_free(e);
-	git_tree_free(tree);
-	git_error_clear();
-	return found;
-}
-
 /* How often name is in a blob (a word, as -S counts it). */
-static size_t count_in(git_repository *repo, const git_oid *id, const char *name)
+static size_t count_in(git_odb *odb, const git_oid *id, const char *name)
 {
-	git_blob *blob = NULL;
+	git_odb_object *obj = NULL;
 	size_t n = 0;
 
-	if (git_blob_lookup(&blob, repo, id) == 0) {
-		const char *text = git_blob_rawcontent(blob), *end = text + git_blob_rawsize(blob);
+	if (git_odb_read(&obj, odb, id) == 0) {
+		const char *text = git_odb_object_data(obj), *end = text + git_odb_object_size(obj);
 		for (const char *p = text; (p = find_word(p, end, name)); p++)
 			n++;
 	}
-	git_blob_free(blob);
+	git_odb_object_free(obj);
 	git_error_clear();
 	return n;
 }
 
-/* Does commit c bring name into path: there now, and not in its first parent? */
-static bool brings(git_repository *repo, const git_commit *c, const char *path, const char *name)
+/*
+ * Does commit c bring name into the cache's path: there now, and not in
+ * its first parent?  As git log -S, a merge is not diffed (the commit it
+ * merged brought the name), and a commit that leaves the file alone is
+ * passed over without a blob read (the Bloom filters and tree cache of
+ * treepath.h answer that).
+ */
+static bool brings(struct dag *dag, struct treepath_cache *tp, uint32_t c, const char *name)
 {
-	git_commit *parent = NULL;
+	unsigned np;
+	const uint32_t *par = dag_parents(dag, c, &np);
 	git_oid here, there;
-	bool had, yes;
+	bool had;
 
-	/* as git log -S: a merge is not diffed; the commit it merged brought it */
-	if (git_commit_parentcount(c) > 1 || !blob_of(c, path, &here))
+	if (np > 1 || !treepath_touches(tp, dag, c) || !treepath_lookup(tp, &dag->trees[c], &here))
 		return false;
-	had = git_commit_parent(&parent, c, 0) == 0 && blob_of(parent, path, &there);
-	git_commit_free(parent);
-	git_error_clear();
-	/* the file unchanged: nothing brought (most commits, and no blob read) */
-	if (had && git_oid_equal(&here, &there))
-		return false;
-	yes = count_in(repo, &here, name) > 0 && (!had || count_in(repo, &there, name) == 0);
-	return yes;
+	had = np && treepath_lookup(tp, &dag->trees[par[0]], &there);
+	return count_in(dag->odb, &here, name) > 0 && (!had || count_in(dag->odb, &there, name) == 0);
 }
 
-int definer_commit(git_repository *repo, const git_oid *old, const git_oid *new, const char *path,
+/* Mark old and its ancestors: the range's hidden side. */
+static void hide_ancestors(const struct dag *dag, uint32_t old, bool *hidden, uint32_t *stack)
+{
+	size_t n = 0;
+
+	hidden[old] = true;
+	stack[n++] = old;
+	while (n) {
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, stack[--n], &np);
+		for (unsigned i = 0; i < np; i++)
+			if (!hidden[par[i]]) {
+				hidden[par[i]] = true;
+				stack[n++] = par[i];
+			}
+	}
+}
+
+int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, const char *path,
 		   const char *name, git_oid *out)
 {
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int ret = PV_ENOTFOUND;
+	uint32_t o = dag_intern(dag, old), n = dag_intern(dag, new), found = PV_NONE, *stack;
+	struct treepath_cache tp;
+	bool *hidden, *seen;
+	size_t top = 0;
 
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push(walk, new) < 0 ||
-	    git_revwalk_hide(walk, old) < 0) {
-		ret = pv_error_set(PV_ECORRUPT, "cannot walk %.12s..%.12s: %s", git_oid_tostr_s(old),
-				   git_oid_tostr_s(new), git_error_last()->message);
-		goto out;
+	if (dag_load(dag, o) < 0 || dag_load(dag, n) < 0) {
+		int ret = pv_error_set(PV_ECORRUPT, "cannot read the commits of %.12s..%.12s: %s",
+				       git_oid_tostr_s(old), git_oid_tostr_s(new),
+				       git_error_last() ? git_error_last()->message : "?");
+		git_error_clear();
+		return ret;
 	}
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
-	while (ret == PV_ENOTFOUND && git_revwalk_next(&id, walk) == 0) {
-		git_commit *c = NULL;
+	hidden = xcalloc(dag->nr, 1);
+	seen = xcalloc(dag->nr, 1);
+	stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
+	hide_ancestors(dag, o, hidden, stack);
+	treepath_init(&tp, dag, path);
+	/* every commit of old..new; the newest that brings the name, as git log lists first */
+	if (!hidden[n]) {
+		seen[n] = true;
+		stack[top++] = n;
+	}
+	while (top) {
+		uint32_t c = stack[--top];
+		unsigned np;
+		const uint32_t *par = dag_parents(dag, c, &np);
 
-		if (git_commit_lookup(&c, repo, &id) == 0 && brings(repo, c, path, name)) {
-			*out = id;
-			ret = 0;
-		}
-		git_commit_free(c);
+		if ((found == PV_NONE || dag->dates[c] > dag->dates[found]) && brings(dag, &tp, c, name))
+			found = c;
+		for (unsigned i = 0; i < np; i++)
+			if (!hidden[par[i]] && !seen[par[i]]) {
+				seen[par[i]] = true;
+				stack[top++] = par[i];
+			}
 	}
-	if (ret == PV_ENOTFOUND)
-		pv_error_set(ret, "no commit of %.12s..%.12s brings %s into %s", git_oid_tostr_s(old),
-			     git_oid_tostr_s(new), name, path);
-out:
-	git_revwalk_free(walk);
-	git_error_clear();
-	return ret;
+	treepath_free(&tp);
+	free(stack);
+	free(seen);
+	free(hidden);
+	if (found == PV_NONE)
+		return pv_error_set(PV_ENOTFOUND, "no commit of %.12s..%.12s brings %s into %s",
+				    git_oid_tostr_s(old), git_oid_tostr_s(new), name, path);
+	*out = dag->oids[found];
+	return 0;
 }

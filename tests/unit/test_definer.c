@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "patchver/base/error.h"
+#include "patchver/engine/dag.h"
 #include "patchver/stable/definer.h"
 
 static git_repository *repo;
@@ -79,7 +80,7 @@ static const char *const l3 = "int base(void)\n{\n\treturn helper_added_later() 
 static void where(git_oid *tree_commit, enum definer_kind kind, const char *name,
 		  const char *container, const char *want)
 {
-	struct definer_query q = { kind, name, container };
+	struct definer_query q = { kind, name, container, NULL };
 	git_commit *c;
 	char *got;
 
@@ -97,6 +98,7 @@ int main(void)
 {
 	char dir[] = "/tmp/test_definer.XXXXXX", cmd[64];
 	git_oid v1, b, c, d, e, got;
+	struct dag dag;
 
 	git_libgit2_init();
 	if (!mkdtemp(dir) || git_repository_init(&repo, dir, 1) < 0)
@@ -118,22 +120,40 @@ int main(void)
 	where(&d, DEFINER_MEMBER, "i_acl_later", "struct dentry", NULL);
 	where(&d, DEFINER_HEADER, "linux/nothere.h", NULL, NULL);
 	where(&v1, DEFINER_FUNCTION, "helper_added_later", NULL, NULL);
+	{
+		/* the failing file is looked at first, and a missing one is no answer */
+		struct definer_query near = { DEFINER_FUNCTION, "base", NULL, "lib.c" };
+		struct definer_query gone = { DEFINER_FUNCTION, "helper_added_later", NULL, "nope.c" };
+		git_commit *cd;
+		char *got_near, *got_gone;
+
+		git_commit_lookup(&cd, repo, &d);
+		got_near = definer_file(repo, git_commit_tree_id(cd), &near);
+		got_gone = definer_file(repo, git_commit_tree_id(cd), &gone);
+		CHECK_STR(got_near, "lib.c");
+		CHECK_STR(got_gone, "include/linux/helper.h");
+		free(got_near);
+		free(got_gone);
+		git_commit_free(cd);
+	}
 
 	/* git log -S over the defining file, v1..the fix's parent */
-	CHECK(definer_commit(repo, &v1, &d, "include/linux/helper.h", "helper_added_later", &got) == 0);
+	CHECK(dag_init(&dag, repo) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", "helper_added_later", &got) == 0);
 	CHECK(git_oid_equal(&got, &b));
-	CHECK(definer_commit(repo, &v1, &d, "include/linux/helper.h", "MACRO_ADDED_LATER", &got) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", "MACRO_ADDED_LATER", &got) == 0);
 	CHECK(git_oid_equal(&got, &c));
-	CHECK(definer_commit(repo, &v1, &d, "include/linux/helper.h", "i_acl_later", &got) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", "i_acl_later", &got) == 0);
 	CHECK(git_oid_equal(&got, &c));
 	/* the use in lib.c is D's: it is not the file asked about */
-	CHECK(definer_commit(repo, &v1, &d, "lib.c", "helper_added_later", &got) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "lib.c", "helper_added_later", &got) == 0);
 	CHECK(git_oid_equal(&got, &d));
 	/* there before the range: not found, and said */
-	CHECK(definer_commit(repo, &b, &e, "include/linux/helper.h", "helper_added_later", &got) ==
+	CHECK(definer_commit(&dag, &b, &e, "include/linux/helper.h", "helper_added_later", &got) ==
 	      PV_ENOTFOUND);
 	CHECK(strstr(pv_error_last()->message, "brings helper_added_later into") != NULL);
 
+	dag_free(&dag);
 	git_repository_free(repo);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);

@@ -62,6 +62,10 @@ struct candidate {
 	bool cached;
 	double build_seconds;
 	char *image, *build_log;
+	char *object_log;           /* a failed build's failing object, made again alone */
+	char **prereqs;             /* build prerequisites found: "<sha> <subject> (defines
+				       <name>)", NULL-terminated; NULL: none needed */
+	double prereq_seconds;      /* finding them: errors read, definitions, commits */
 	struct boot_result boot;
 	char *log, *record;
 	char **unstuck;             /* requested config options that did not stick */
@@ -144,6 +148,17 @@ int lab_parse_expectation(struct expectation *e, const char *text, const struct 
 int kpatch_from_file(struct kpatch *p, const char *path);
 void kpatch_free(struct kpatch *p);
 
+/*
+ * A failed build's first error (after lab_run of c, before another
+ * candidate's): the failing object made again with one job, so that the
+ * message is its own, else the build log's.  e->kind BUILDERR_NONE when
+ * neither says.  0, PV_ENOTOOL or PV_EINTERRUPTED.
+ */
+struct builderr;
+int lab_build_error(struct lab *l, struct candidate *c, struct builderr *e);
+
+/* Forget a run's results (state, build, boot, verdict), keeping what c is, to run it again. */
+void candidate_reset(struct candidate *c);
 void candidate_free(struct candidate *c);
 
 #endif

@@ -36,6 +36,8 @@ struct verify_opts {
 };
 
 #define VERIFY_MAX_STATES 24
+/* build prerequisites a +fix state may take before it is said not to build */
+#define VERIFY_PREREQ_ROUNDS 3
 
 struct verify;
 

@@ -3,6 +3,8 @@
 
 #include <git2.h>
 
+struct dag;
+
 /*
  * What a backport is missing, found in history: the file of a tree that
  * defines a name (a function, a macro or enum value, a type, a struct's
@@ -24,18 +26,24 @@ struct definer_query {
 	enum definer_kind kind;
 	const char *name;
 	const char *container;      /* DEFINER_MEMBER only */
+	const char *near;           /* the file that failed, looked at first; NULL: none */
 };
 
-/* The path in tree of the file defining q, headers first (caller frees); NULL: none. */
+/*
+ * The path in tree of the file defining q (caller frees); NULL: none.
+ * Looked for in q->near, the kernel's include directories, any header,
+ * q->near's directory, then any source file.
+ */
 char *definer_file(git_repository *repo, const git_oid *tree, const struct definer_query *q);
 
 /*
  * The newest commit of old..new (new reachable, old not), merges aside as
  * git log -S leaves them, whose change to path makes name appear there
- * (none of it in its parent).
+ * (none of it in its parent): path-limited over the DAG, so that only
+ * the commits that change path are read.
  * 0 with *out set, PV_ENOTFOUND, or a PV_E* code.
  */
-int definer_commit(git_repository *repo, const git_oid *old, const git_oid *new, const char *path,
+int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, const char *path,
 		   const char *name, git_oid *out);
 
 #endif
