@@ -226,6 +226,16 @@ one_line 2 "--max-states, --releases and --dry-run go with --verify-boot" -C "$r
 one_line 2 "--max-states bounds the plan; --releases all has none" -C "$repo" --verify-boot "$fix" \
 	--releases all --max-states 4
 one_line 2 "--candidate names its own" -C "$repo" --verify-boot --candidate x=HEAD --max-states 4
+# measuring: only with --verify-boot, the CVE range's source only text or boot, only with --cve-json
+one_line 2 "--measure goes with --verify-boot (it measures by booting)" -C "$repo" --triage --measure "$fix"
+one_line 2 "--affected-from goes with --verify-boot" -C "$repo" --triage --cve-json --affected-from boot "$fix"
+one_line 2 "--affected-from: 'both' is not a choice: give text" -C "$repo" --verify-boot "$fix" --cve-json \
+	--affected-from both
+one_line 2 "--affected-from chooses --cve-json's affected range: give --cve-json" -C "$repo" \
+	--verify-boot "$fix" --affected-from boot
+one_line 2 "--measure bisects the triage's states; --candidate names its own" -C "$repo" --verify-boot \
+	--candidate x=HEAD --measure
+one_line 2 "--cve-json goes with --triage or --verify-boot" -C "$repo" --cve-json "$fix"
 rv_line 2 "--bug 'exit': the reproducer's status or checks, and there is no reproducer" --bug exit
 rv_line 2 "reproducer no-such-shipped-one: No such file" --reproducer no-such-shipped-one
 # a kernel tree whose Makefile has no version: one line, nothing built

@@ -69,6 +69,11 @@ other=$(git -C "$repo" log --format=%H --grep='Restore LOOKUP_DIRECTORY' -1 mast
 expect_eq "$?" 2 "another fix on Debian's tree: exit"
 expect_eq "$(grep -v '^patchver: kernel tree: ' "$tmp/err")" "patchver: $(jq -r .verify_boot.kernel_tree <<<"$j") has no git history with ${other:0:12}'s parent: give --kernel-tree with that history, or --patch-series that models the bug" \
 	"another fix on Debian's tree: one line naming the tree and the fix (after the tree's note)"
+# --measure bisects history: a model has none
+"$PATCHVER" -C "$repo" --verify-boot --measure --reproducer nofollow "$(fix_of "$repo")" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--measure on Debian's tree: exit"
+expect_contains "$(grep -v '^patchver: kernel tree: ' "$tmp/err")" "--measure: $(jq -r .verify_boot.kernel_tree <<<"$j") has no history of" \
+	"--measure on Debian's tree: one line naming the tree"
 j=$("$PATCHVER" -C "$repo" --verify-boot --json --reproducer nofollow --patch-series "$tmp/badseries" "$other" 2>/dev/null)
 expect_eq "$(jq -r "$c[1].why" <<<"$j")" "model does not apply" "another fix with --patch-series: it runs"
 

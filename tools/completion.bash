@@ -64,6 +64,10 @@ _patchver()
 		COMPREPLY=($(compgen -W "all" -- "$cur"))
 		return
 		;;
+	--affected-from)
+		COMPREPLY=($(compgen -W "text boot" -- "$cur"))
+		return
+		;;
 	--reproducer | --guest-file)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
@@ -81,7 +85,7 @@ _patchver()
 		opts="-C --json --version --help --describe --name-rev --tags-containing
 			--first-release --match --stdin --index --no-index --triage --evidence --patch --range
 			--patch-id --verify-boot --candidate --expect --bug --patch-series --max-states
-			--releases --dry-run
+			--releases --dry-run --measure --affected-from
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume
 			--audit --series --only --kernel-tree --accel --boot-timeout --keep
 			--prepare-tree --cache-clean --jobs --cve-json --reproducer --guest-file

@@ -198,7 +198,13 @@ static void series_entries(struct json *j, const struct history *h, const struct
 
 void cve_report_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
 {
-	uint32_t intro = introducer(t, h);
+	cve_report_write_from(j, h, c, t, PV_NONE);
+}
+
+void cve_report_write_from(struct json *j, struct history *h, struct contain *c,
+			   const struct triage *t, uint32_t measured)
+{
+	uint32_t intro = measured != PV_NONE ? measured : introducer(t, h);
 	bool unknown = intro == PV_NONE, any_affected = false;
 
 	if (unknown)

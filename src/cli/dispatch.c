@@ -55,7 +55,7 @@ static struct lab_opts lab_of_options(const struct options *o)
 	l.timeout = o->boot_timeout;
 	l.keep = o->keep;
 	l.jobs = o->jobs;
-	l.quiet = o->json;   /* --json: stderr keeps errors and warnings */
+	l.quiet = o->json || o->cve_json;   /* JSON: stderr keeps errors and warnings */
 	l.repro = r;
 	l.booted = boot_record_write;
 	return l;
@@ -68,9 +68,12 @@ static int run_verify(const struct options *o, struct history *h, const char *fi
 		.series_dir = o->patch_series,
 		.candidates = o->candidates, .expects = o->expects,
 		.max_states = o->max_states, .all_releases = o->releases != NULL,
-		.dry_run = o->dry_run,
+		.dry_run = o->dry_run, .measure = o->measure,
 	};
 
+	if (o->cve_json)
+		return verify_report_cve(h, fix, &v, o->affected_from &&
+					 !strcmp(o->affected_from, "boot"));
 	return verify_report(h, fix, &v, o->json);
 }
 

@@ -97,6 +97,19 @@ static int check_plan_options(void)
 
 	if (!opt.verify_boot && (opt.max_states_arg || opt.releases || opt.dry_run))
 		return error(EXIT_USAGE, "--max-states, --releases and --dry-run go with --verify-boot");
+	if (!opt.verify_boot && (opt.measure || opt.affected_from))
+		return error(EXIT_USAGE, "%s goes with --verify-boot (it measures by booting)",
+			     opt.measure ? "--measure" : "--affected-from");
+	if (opt.affected_from && strcmp(opt.affected_from, "text") &&
+	    strcmp(opt.affected_from, "boot"))
+		return error(EXIT_USAGE, "--affected-from: '%s' is not a choice: give text (the "
+			     "triage's range) or boot (the measured one)", opt.affected_from);
+	if (opt.affected_from && !opt.cve_json)
+		return error(EXIT_USAGE, "--affected-from chooses --cve-json's affected range: give "
+			     "--cve-json");
+	if (opt.measure && opt.candidates)
+		return error(EXIT_USAGE, "--measure bisects the triage's states; --candidate names "
+			     "its own");
 	if (opt.releases && strcmp(opt.releases, "all"))
 		return error(EXIT_USAGE, "--releases: '%s' is not a choice: give all (every affected "
 			     "release), or leave it out for the plan", opt.releases);
@@ -198,6 +211,10 @@ static struct poptOption boot_options[] = {
 	  "all: every affected release, no plan", "all" },
 	{ "dry-run", 0, POPT_ARG_NONE, &opt.dry_run, 0,
 	  "print the plan, build and boot nothing", NULL },
+	{ "measure", 0, POPT_ARG_NONE, &opt.measure, 0,
+	  "bisect where boots and text disagree", NULL },
+	{ "affected-from", 0, POPT_ARG_STRING, &opt.affected_from, 0,
+	  "--cve-json's range: text or boot", "FROM" },
 	POPT_TABLEEND
 };
 
@@ -207,9 +224,9 @@ static struct poptOption repro_options[] = {
 	{ "bug", 0, POPT_ARG_STRING, &opt.bug, 0,
 	  "exit, oops, hang, boot, regex:RE or CHECK:ERRNO", "KIND" },
 	{ "guest-file", 0, POPT_ARG_ARGV, &opt.guest_files, 0,
-	  "add a file to the guest (default DEST /tmp/NAME)", "SRC[:DEST]" },
+	  "a file for the guest (default /tmp/NAME)", "SRC[:DEST]" },
 	{ "repro-timeout", 0, POPT_ARG_INT, &opt.repro_timeout, 0,
-	  "seconds before the guest kills it (default 60)", "N" },
+	  "seconds the guest gives it (default 60)", "N" },
 	{ "config", 0, POPT_ARG_ARGV, &opt.configs, 0,
 	  "CONFIG_X=V, a fragment file or a guest/configs profile", "FRAGMENT" },
 	{ "strict-config", 0, POPT_ARG_NONE, &opt.strict_config, 0,
@@ -349,9 +366,9 @@ int options_check(struct command_line *cl)
 	if ((opt.triage || opt.patch_id) && (cl->mode != REPORT_FULL || opt.use_stdin))
 		return error(EXIT_USAGE, "--triage and --patch-id take revisions or --patch, "
 			     "and no other mode");
-	if ((opt.evidence || opt.cve_json) && !opt.triage)
-		return error(EXIT_USAGE, "%s goes with --triage",
-			     opt.evidence ? "--evidence" : "--cve-json");
+	if ((opt.evidence || opt.cve_json) && !opt.triage && !(opt.cve_json && opt.verify_boot))
+		return error(EXIT_USAGE, "%s goes with --triage%s", opt.evidence ? "--evidence" :
+			     "--cve-json", opt.evidence ? "" : " or --verify-boot");
 	return parse_evidence();
 }
 

@@ -12,7 +12,10 @@
 #include "patchver/cli/diag.h"
 #include "patchver/cli/verify_report.h"
 #include "patchver/lab/oracle.h"
+#include "patchver/cli/cve_report.h"
+#include "patchver/lab/measure.h"
 #include "patchver/lab/verify.h"
+#include "patchver/stable/triage.h"
 
 static const char *expect_text(const struct candidate *c, char *buf, size_t n)
 {
@@ -64,7 +67,8 @@ static void print_candidate(const struct candidate *c)
 	else
 		snprintf(boot, sizeof(boot), "-");
 	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->state ? c->state : "-", build, boot,
-	       c->ok ? "as expected" : "NOT as expected", c->why ? c->why : "not run");
+	       c->outside ? "outside the measured range" : c->ok ? "as expected" : "NOT as expected",
+	       c->why ? c->why : "not run");
 	if (c->role || c->models)
 		printf("%-22s   %s%s%s\n", "", c->role ? c->role : "",
 		       c->models ? "; models " : "", c->models ? c->models : "");
@@ -77,7 +81,7 @@ static void print_candidate(const struct candidate *c)
 		if (!g->pass)
 			printf("%-22s   FAIL %s errno=%s expect=%s\n", "", g->name, g->err, g->expect);
 	}
-	if (!c->ok && c->log)
+	if (!c->ok && !c->outside && c->log)
 		print_tail(c);
 }
 
@@ -154,6 +158,7 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_arr_end(j);
 	json_kbool(j, "bug_seen", c->bug_seen);
 	json_kbool(j, "as_expected", c->ok);
+	json_kbool(j, "outside_measured_range", c->outside);
 	json_kstr(j, "why", c->why);
 	json_obj_end(j);
 }
@@ -222,6 +227,11 @@ static void print_plan(const struct verify_result *r)
 		       c->role ? c->role : "");
 	}
 	print_left_out(r);
+	if (r->measure_requested)
+		printf("measure:  where the boots put the bug's boundary elsewhere than the text, at "
+		       "most %d more build(s) at release level (%zu release(s) in the widest gap "
+		       "between planned states), then the commits between two releases and the "
+		       "revert that confirms\n", r->measure_builds, r->measure_gap);
 }
 
 /* States that could not be built: skipped, never counted as good or bad. */
@@ -238,6 +248,101 @@ static void print_failed_builds(const struct verify_result *r)
 		if (r->c[i].status == PV_EBUILD)
 			printf(" %s", r->c[i].name);
 	printf("\n");
+}
+
+static const char *tag_or_null(const struct verify_result *r, uint32_t tag)
+{
+	return tag == PV_NONE ? NULL : r->h->tags.v[tag].shortname;
+}
+
+/* Where the bug shows, by boot, beside the text: one line, and the boundary's steps. */
+static void print_measure(const struct verify_result *r)
+{
+	const struct measure *m = r->measure;
+	const struct bisect_boot_result *b[2];
+
+	if (!m)
+		return;
+	printf("measured: %s\n", m->line ? m->line : m->note);
+	b[0] = m->have_start ? &m->start : NULL;
+	b[1] = m->have_stop ? &m->stop : NULL;
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; b[k] && i < b[k]->nsteps; i++) {
+			const struct bisect_step *s = &b[k]->steps[i];
+			printf("          %-8s %-40.40s %-16s %s\n", s->kind, s->label,
+			       bisect_verdict_name(s->verdict, s->fix_phase), s->why ? s->why : "");
+		}
+	if (m->narrowed)
+		printf("          %d build(s), %d boot(s) to measure\n", m->builds, m->boots);
+}
+
+static void json_commit_or_null(struct json *j, const char *key, const struct verify_result *r,
+				uint32_t c)
+{
+	json_kstr(j, key, c == PV_NONE ? NULL : git_oid_tostr_s(&r->h->dag.oids[c]));
+}
+
+static void json_steps(struct json *j, const char *key, const struct bisect_boot_result *b)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (size_t i = 0; b && i < b->nsteps; i++) {
+		const struct bisect_step *s = &b->steps[i];
+		json_obj_begin(j);
+		json_kstr(j, "kind", s->kind);
+		json_kstr(j, "state", s->label);
+		json_kstr(j, "verdict", bisect_verdict_name(s->verdict, s->fix_phase));
+		json_kint(j, "boots", s->boots);
+		json_kint(j, "bad_boots", s->bad_boots);
+		json_kbool(j, "built", s->built);
+		json_kbool(j, "cached", s->cached);
+		json_kstr(j, "why", s->why);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void json_measure(struct json *j, const struct verify_result *r)
+{
+	const struct measure *m = r->measure;
+	static const char *const shapes[] = {
+		[MEASURE_NOTHING_BOOTED] = "nothing booted", [MEASURE_NEVER] = "never",
+		[MEASURE_CONTROL] = "control", [MEASURE_NON_MONOTONIC] = "non-monotonic",
+		[MEASURE_AGREE] = "agree", [MEASURE_BOUNDED] = "bounded",
+	};
+
+	json_key(j, "measure");
+	if (!m) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kbool(j, "requested", r->measure_requested);
+	json_kstr(j, "shape", shapes[m->shape.kind]);
+	json_kstr(j, "label", m->label);
+	json_kstr(j, "line", m->line);
+	json_kstr(j, "note", m->note);
+	json_key(j, "text");
+	json_obj_begin(j);
+	json_kstr(j, "first", tag_or_null(r, m->text_first));
+	json_kstr(j, "last", tag_or_null(r, m->text_last));
+	json_commit_or_null(j, "culprit", r, r->culprit);
+	json_obj_end(j);
+	json_key(j, "boot");
+	json_obj_begin(j);
+	json_kstr(j, "first", tag_or_null(r, m->first));
+	json_commit_or_null(j, "first_commit", r, m->first_commit);
+	json_kbool(j, "start_confirmed", m->have_start && m->start.reg.confirmed);
+	json_kstr(j, "last", tag_or_null(r, m->last));
+	json_kstr(j, "stops_at", m->shape.stops_earlier ? tag_or_null(r, m->stop_tag) : NULL);
+	json_commit_or_null(j, "stop_commit", r, m->stop_commit);
+	json_kbool(j, "stop_confirmed", m->have_stop && m->stop.reg.confirmed);
+	json_obj_end(j);
+	json_kint(j, "builds", m->builds);
+	json_kint(j, "boots", m->boots);
+	json_steps(j, "start_steps", m->have_start ? &m->start : NULL);
+	json_steps(j, "stop_steps", m->have_stop ? &m->stop : NULL);
+	json_obj_end(j);
 }
 
 /* What the run is: the report's first lines (the notice of a boot test first). */
@@ -275,6 +380,7 @@ static void print_text(const struct verify_result *r, bool said_intro)
 		print_candidate(&r->c[i]);
 	print_left_out(r);
 	print_failed_builds(r);
+	print_measure(r);
 	printf("logs:     %s\n", r->logs);
 	printf("verdict:  %s\n", r->verdict);
 }
@@ -302,7 +408,35 @@ static void json_plan(struct json *j, const struct verify_result *r)
 	json_obj_end(j);
 }
 
-static void print_json(const struct verify_result *r)
+/*
+ * The fix's CVE "affected" entries: the text's range, or from the first
+ * bad commit the boots measured (when they found one).
+ */
+static void json_cve(struct json *j, const struct verify_result *r, bool from_boot)
+{
+	const struct measure *m = r->measure;
+	bool boot = from_boot && m && m->first_commit != PV_NONE;
+	uint32_t fix = dag_find(&r->h->dag, &r->fix_oid);
+	struct contain c;
+	struct triage t;
+
+	json_key(j, "cve");
+	json_obj_begin(j);
+	json_kstr(j, "affected_from", boot ? "boot" : "text");
+	if (from_boot && !boot)
+		json_kstr(j, "affected_from_note", "no first bad commit was measured (--measure finds "
+			  "one where the boots disagree with the text): the text's range");
+	contain_init(&c, r->h);
+	if (fix != PV_NONE && triage_run(&t, r->h, &c, fix, NULL, EVIDENCE_ALL) == 0) {
+		json_kstr(j, "fix", r->fix);
+		cve_report_write_from(j, r->h, &c, &t, boot ? m->first_commit : PV_NONE);
+		triage_free(&t);
+	}
+	contain_free(&c);
+	json_obj_end(j);
+}
+
+static void print_json(const struct verify_result *r, bool cve, bool cve_from_boot)
 {
 	struct json j;
 
@@ -323,10 +457,13 @@ static void print_json(const struct verify_result *r)
 		json_candidate(&j, &r->c[i]);
 	json_arr_end(&j);
 	if (!r->dry_run) {
+		json_measure(&j, r);
 		json_kbool(&j, "confirmed", r->confirmed);
 		json_kstr(&j, "verdict", r->verdict);
 	}
 	json_obj_end(&j);
+	if (cve)
+		json_cve(&j, r, cve_from_boot);
 	json_obj_end(&j);
 }
 
@@ -345,7 +482,7 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
 	ret = verify_boot(h, fix_rev, &o, &r);
 	if (!ret) {
 		if (json)
-			print_json(&r);
+			print_json(&r, false, false);
 		else
 			print_text(&r, said_intro);
 		/* the first failed candidate's failure was said as it happened */
@@ -353,6 +490,21 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
 		      EXIT_NOT_CONFIRMED;
 	} else if (ret == PV_EINTERRUPTED) {
 		pv_error_set(ret, "interrupted: make and qemu stopped, the cache is usable");
+	}
+	verify_result_free(&r);
+	return ret;
+}
+
+int verify_report_cve(struct history *h, const char *fix_rev, const struct verify_opts *opts,
+		      bool from_boot)
+{
+	struct verify_result r;
+	int ret = verify_boot(h, fix_rev, opts, &r);
+
+	if (!ret) {
+		print_json(&r, true, from_boot);
+		ret = r.dry_run || r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) :
+		      EXIT_NOT_CONFIRMED;
 	}
 	verify_result_free(&r);
 	return ret;

@@ -25,7 +25,7 @@ struct bb {
 	struct history *h;
 	const struct bisect_opts *o;
 	const struct bisect_events *ev;
-	struct lab lab;
+	struct lab own, *lab;       /* its own, or --verify-boot's (bisect_boot_boundary) */
 	struct lab_opts lab_opts;
 	bool fix_mode;              /* "new" = passing */
 	time_t start;
@@ -161,13 +161,13 @@ static int test_state(struct bb *b, const char *kind, char *label, const git_oid
 		int res;
 
 		c.name = xstrfmt("bisect-%zu-%d", b->res.nsteps, r + 1);
-		c.expect.how = &b->lab.bug;
+		c.expect.how = &b->lab->bug;
 		c.role = xstrdup(kind);
 		c.commit = *commit;
 		c.patches = xmalloc((np ? np : 1) * sizeof(*c.patches));
 		memcpy(c.patches, patches, np * sizeof(*patches));
 		c.npatches = np;
-		if ((ret = lab_run(&b->lab, &c, b->res.nsteps - 1, b->res.nsteps)) == 0) {
+		if ((ret = lab_run(b->lab, &c, b->res.nsteps - 1, b->res.nsteps)) == 0) {
 			res = test_result(b, &c, &why);
 			if (r == 0) {
 				s->built = !c.cached && !c.status;
@@ -332,7 +332,7 @@ static struct kpatch *revert_of(struct bb *b, uint32_t c)
 	struct kpatch *p = xcalloc(1, sizeof(*p));
 	git_commit *commit = NULL, *parent = NULL;
 	git_tree *new = NULL, *old = NULL;
-	git_repository *repo = b->lab.tree.repo;
+	git_repository *repo = b->lab->tree.repo;
 
 	p->name = xstrfmt("revert-%.12s", git_oid_tostr_s(&b->h->dag.oids[c]));
 	if (git_commit_lookup(&commit, repo, &b->h->dag.oids[c]) < 0 ||
@@ -531,16 +531,16 @@ static void triage_view(struct bb *b)
 /* The journal of this bisection: its question hashed. */
 static void open_journal(struct bb *b)
 {
-	const char *parts[] = { b->lab.tree.what, b->o->good, b->o->bad, b->o->fix, b->o->tests,
+	const char *parts[] = { b->lab->tree.what, b->o->good, b->o->bad, b->o->fix, b->o->tests,
 				b->o->series, b->o->commits ? "commits" : "releases",
-				b->lab.bug.text, b->lab.kreq.variant };
+				b->lab->bug.text, b->lab->kreq.variant };
 	const struct bisect_journal *j = b->o->journal;
 	EVP_MD_CTX *ctx = digest_new();
-	char hex[17], *dir = xstrfmt("%s/bisect", b->lab.cache);
+	char hex[17], *dir = xstrfmt("%s/bisect", b->lab->cache);
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		digest_str(ctx, parts[i]);
-	digest_file(ctx, b->lab.repro.binary);        /* the reproducer decides too */
+	digest_file(ctx, b->lab->repro.binary);        /* the reproducer decides too */
 	digest_hex(ctx, hex, 8);
 	mkdir(dir, 0755);
 	b->res.log_path = xstrfmt("%s/%s.jsonl", dir, hex);
@@ -562,18 +562,85 @@ static int run(struct bb *b)
 	if (!b->lab_opts.kernel_tree)
 		b->lab_opts.kernel_tree = git_repository_path(b->h->repo);
 	b->lab_opts.quiet = true;
-	if ((ret = lab_open(&b->lab, &b->lab_opts)))
+	if ((ret = lab_open(b->lab, &b->lab_opts)))
 		return ret;
 	open_journal(b);
-	b->res.reproducer = b->lab.repro.source ? xstrdup(b->lab.repro.source) : NULL;
-	b->res.bug = xstrdup(b->lab.bug.text);
+	b->res.reproducer = b->lab->repro.source ? xstrdup(b->lab->repro.source) : NULL;
+	b->res.bug = xstrdup(b->lab->bug.text);
 	if (b->ev && b->ev->started)
-		b->ev->started(b->ev->data, b->lab.tree.what, b->res.reproducer, b->o->repeat,
+		b->ev->started(b->ev->data, b->lab->tree.what, b->res.reproducer, b->o->repeat,
 			       confirm_boots(b));
 	if ((ret = find(b, &b->res.reg, good, good_tag, bad, bad_tag)) || !b->o->fix)
 		return ret;
 	b->fix_mode = true;
 	return find(b, &b->res.fix, b->res.reg.first_new, b->res.reg.first_new_tag, fixed, fixed_tag);
+}
+
+/*
+ * An end booted again, confirm_boots times: it must answer as the caller's
+ * boot did.  False (and said in f) when it is flaky or answers otherwise.
+ */
+static int recheck_end(struct bb *b, struct bisect_finding *f, uint32_t tag, int want, bool *ok)
+{
+	int v, ret = test_state(b, "end", xstrdup(b->h->tags.v[tag].shortname),
+				&b->h->dag.oids[b->h->tags.v[tag].commit], NULL, 0, confirm_boots(b), &v);
+	const struct bisect_step *s = &b->res.steps[b->res.nsteps - 1];
+
+	*ok = !ret && v == want;
+	if (ret || *ok)
+		return ret;
+	f->flaky = v < 0;
+	f->confirm_why = v < 0 ? xstrfmt("%s is flaky: %d of %d boots show the bug; not bisected on",
+					 b->h->tags.v[tag].shortname, s->bad_boots, s->boots) :
+			 xstrfmt("%s booted again: %s, not as before; not bisected on",
+				 b->h->tags.v[tag].shortname, verdict_name(b, v));
+	return 0;
+}
+
+int bisect_boot_boundary(struct history *h, struct lab *l, const struct bisect_boundary *q,
+			 const struct bisect_events *ev, struct bisect_boot_result *r)
+{
+	struct bisect_opts o = { .commits = true, .repeat = 1 };
+	struct bisect_finding *f;
+	struct bb b;
+	bool ok = false;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.h = h;
+	b.o = &o;
+	b.ev = ev;
+	b.lab = l;
+	b.fix_mode = q->fix_phase;
+	b.start = time(NULL);
+	o.good = h->tags.v[q->old_tag].shortname;
+	o.bad = h->tags.v[q->new_tag].shortname;
+	f = &b.res.reg;
+	f->commit = PV_NONE;
+	f->last_old_tag = q->old_tag;
+	f->last_old = h->tags.v[q->old_tag].commit;
+	f->first_new_tag = q->new_tag;
+	f->first_new = h->tags.v[q->new_tag].commit;
+	ret = recheck_end(&b, f, q->old_tag, BISECT_OLD, &ok);
+	if (!ret && ok)
+		ret = recheck_end(&b, f, q->new_tag, BISECT_NEW, &ok);
+	if (!ret && ok) {
+		size_t n;
+		free(bisect_releases(&h->tags, q->old_tag, q->new_tag, NULL, &n));
+		/* adjacent releases: the commits between them at once */
+		if (n > 1)
+			ret = search_releases(&b, f, q->old_tag, q->new_tag);
+		if (!ret && !f->ambiguous)
+			ret = search_commits(&b, f);
+		f->done = true;
+		if (!ret && !f->ambiguous)
+			ret = confirm(&b, f);
+	}
+	b.res.reported = !ret || ret == PV_EUNCONFIRMED;
+	b.res.confirmed = f->done && !f->ambiguous && f->confirmed;
+	b.res.seconds = (long)(time(NULL) - b.start);
+	*r = b.res;
+	return ret;
 }
 
 int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bisect_events *ev,
@@ -584,6 +651,7 @@ int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bis
 	int ret;
 
 	memset(&b, 0, sizeof(b));
+	b.lab = &b.own;
 	b.h = h;
 	b.o = o;
 	b.ev = ev;
@@ -603,8 +671,8 @@ int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bis
 				 (!res->fix.done || (!res->fix.ambiguous && res->fix.confirmed));
 	}
 	res->seconds = (long)(time(NULL) - b.start);
-	if (b.lab.cache)
-		lab_close(&b.lab);
+	if (b.own.cache)
+		lab_close(&b.own);
 	*r = b.res;
 	return ret;
 }

@@ -804,13 +804,14 @@ void candidate_reset(struct candidate *c)
 	free(c->failed_patch);
 	free(c->image);
 	free(c->build_log);
-	free(c->object_log);
 	free(c->log);
 	free(c->record);
 	free(c->why);
 	strv_free(c->unstuck);
 	boot_result_free(&c->boot);
 	memset(c, 0, sizeof(*c));
+	/* the failed build's object log: what the prerequisites answer */
+	c->object_log = keep.object_log;
 	c->name = keep.name;
 	c->role = keep.role;
 	c->models = keep.models;
@@ -827,6 +828,7 @@ void candidate_reset(struct candidate *c)
 void candidate_free(struct candidate *c)
 {
 	candidate_reset(c);
+	free(c->object_log);
 	free(c->name);
 	free(c->role);
 	free(c->models);

@@ -15,6 +15,7 @@
 #include "patchver/lab/builderr.h"
 #include "patchver/lab/input.h"
 #include "patchver/lab/lab.h"
+#include "patchver/lab/measure.h"
 #include "patchver/lab/plan.h"
 #include "patchver/base/proc.h"
 #include "patchver/engine/revs.h"
@@ -42,6 +43,15 @@ struct verify {
 	char **left_out;            /* affected releases the plan did not take */
 	size_t nleft_out;
 	char *plan_note;
+	/* releases: the triage, and what the boots measured beside it */
+	struct triage t;
+	bool have_triage;
+	size_t control;             /* the control's candidate, or SIZE_MAX */
+	uint32_t control_tag;
+	struct pair { uint32_t tag; size_t c; } *pairs;     /* affected releases booted */
+	size_t npairs;
+	struct measure m;
+	bool measured;
 };
 
 static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
@@ -179,6 +189,9 @@ static int add_pair(struct verify *v, uint32_t tag, const struct release_fit *f,
 
 	if ((ret = tag_commit(v, tag, &commit)))
 		return ret;
+	v->pairs = xrealloc(v->pairs, (v->npairs + 1) * sizeof(*v->pairs));
+	v->pairs[v->npairs].tag = tag;
+	v->pairs[v->npairs++].c = v->n;
 	c = add(v, xstrdup(tag_name(v, tag)), "", &commit);
 	free(c->role);
 	c->role = role_of(v, tag, why);
@@ -260,6 +273,8 @@ static int scenario_releases(struct verify *v, const struct triage *t)
 	if (want_control) {
 		if ((ret = tag_commit(v, control, &commit)))
 			goto out;
+		v->control = v->n;
+		v->control_tag = control;
 		add(v, xstrdup(tag_name(v, control)), "control: last release before the bug", &commit);
 	}
 	for (size_t k = 0; k < n && !ret; k++) {
@@ -458,7 +473,7 @@ static int pick_model(struct verify *v)
 static int derive(struct verify *v)
 {
 	struct contain c;
-	struct triage t;
+	struct triage *t = &v->t;
 	bool releases = tree_has_fix(v);
 	int ret;
 
@@ -467,15 +482,19 @@ static int derive(struct verify *v)
 		return ret;
 	history_load_branches(v->h);
 	contain_init(&c, v->h);
-	ret = triage_run(&t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
-	if (!ret && !t.groups[0].naffected)
+	ret = triage_run(t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
+	v->have_triage = ret == 0;
+	if (!ret && !t->groups[0].naffected)
 		ret = pv_error_set(PV_EUNCONFIRMED, "the triage finds no release with the bug "
-			    "(%s): nothing to verify", t.groups[0].verdict);
+			    "(%s): nothing to verify", t->groups[0].verdict);
+	if (!ret && v->o->measure && !releases)
+		ret = pv_error_set_about(PV_EINVALID, LAB_INPUT_MEASURE, "%s has no "
+					 "history of %s to bisect: give --kernel-tree with it",
+					 v->lab.tree.what, v->fix_hex);
 	if (!ret) {
 		v->scenario = releases ? "releases" : "model";
-		ret = releases ? scenario_releases(v, &t) : scenario_model(v, &t);
+		ret = releases ? scenario_releases(v, t) : scenario_model(v, t);
 	}
-	triage_free(&t);
 	contain_free(&c);
 	return ret;
 }
@@ -691,10 +710,105 @@ static int run_candidate(struct verify *v, size_t i)
 	return ret;
 }
 
+/* --- where the bug shows, measured, beside the text */
+
+static bool planned_tag(const struct verify *v, uint32_t tag)
+{
+	for (size_t i = 0; i < v->npairs; i++)
+		if (v->pairs[i].tag == tag)
+			return true;
+	return false;
+}
+
+/* The text's introducer: the headline group's earliest (as the CVE record takes it). */
+static void text_culprit(const struct verify *v, struct measure_input *in)
+{
+	const struct triage_group *g = &v->t.groups[0];
+
+	in->culprit = in->culprit_release = PV_NONE;
+	for (size_t i = 0; i < g->nintro; i++) {
+		const struct evidence *e = &v->t.ev.v[g->intro[i]];
+		if (e->commit == PV_NONE)
+			continue;
+		if (in->culprit == PV_NONE || (e->first_release != PV_NONE &&
+		    (in->culprit_release == PV_NONE ||
+		     tags_cmp_version(&v->h->tags, e->first_release, in->culprit_release) < 0))) {
+			in->culprit = e->commit;
+			in->culprit_release = e->first_release;
+		}
+	}
+}
+
+static int seen_of(const struct candidate *c)
+{
+	return c->status || !c->log ? -1 : c->bug_seen;
+}
+
+/* The measured first release, when the plan did not boot it: it, and it with the fix. */
+static int add_measured_pair(struct verify *v)
+{
+	const struct triage_group *g = &v->t.groups[0];
+	size_t first = v->n;
+	int ret = 0;
+
+	if (v->m.first_commit == PV_NONE || planned_tag(v, v->m.first))
+		return 0;
+	/* booted now: no longer left out */
+	for (size_t i = 0; i < v->nleft_out; i++)
+		if (!strcmp(v->left_out[i], tag_name(v, v->m.first))) {
+			free(v->left_out[i]);
+			memmove(&v->left_out[i], &v->left_out[i + 1],
+				(v->nleft_out - i - 1) * sizeof(*v->left_out));
+			v->nleft_out--;
+			break;
+		}
+	for (size_t i = 0; i < g->naffected; i++)
+		if (g->affected[i] == v->m.first && !(ret = add_pair(v, v->m.first, &g->fits[i],
+								       v->fix_patch, PLAN_FIRST))) {
+			free(v->c[first].role);
+			v->c[first].role = xstrdup("measured first affected release: the bug must show");
+			free(v->c[first + 1].role);
+			v->c[first + 1].role = xstrdup("measured first affected release, fix applied: "
+						       "must pass");
+		}
+	for (size_t i = first; !ret && i < v->n; i++)
+		ret = run_candidate(v, i);
+	return ret;
+}
+
+static int measure(struct verify *v)
+{
+	struct measure_state *st = xcalloc(v->npairs + 1, sizeof(*st));
+	struct measure_input in = { st, v->npairs, -1, PV_NONE, PV_NONE, PV_NONE, v->o->measure };
+	int ret;
+
+	for (size_t i = 0; i < v->npairs; i++) {
+		st[i].tag = v->pairs[i].tag;
+		st[i].seen = seen_of(&v->c[v->pairs[i].c]);
+	}
+	if (v->control != SIZE_MAX) {
+		in.control_seen = seen_of(&v->c[v->control]);
+		in.control_tag = v->control_tag;
+	}
+	text_culprit(v, &in);
+	ret = measure_run(v->h, &v->lab, &in, &v->m);
+	v->measured = true;
+	free(st);
+	if (!ret)
+		ret = add_measured_pair(v);
+	/* the text's releases the boots put outside: listed, not held against the fix */
+	for (size_t i = 0; !ret && i < v->npairs; i++) {
+		struct candidate *c = &v->c[v->pairs[i].c];
+		c->outside = !measure_covers(v->h, &v->m, v->pairs[i].tag) && !c->bug_seen &&
+			     seen_of(c) == 0;
+	}
+	return ret;
+}
+
 /* One sentence: what the boots show. */
 static char *verdict_of(const struct verify *v, bool *confirmed)
 {
-	struct sbuf bugs = SBUF_INIT, off = SBUF_INIT;
+	struct sbuf bugs = SBUF_INIT, off = SBUF_INIT, outside = SBUF_INIT;
 	char *s;
 
 	*confirmed = v->n > 0;
@@ -702,7 +816,9 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		const struct candidate *c = &v->c[i];
 		if (c->judge && c->expect.bug && c->ok)
 			sbuf_addf(&bugs, "%s%s", bugs.len ? ", " : "", c->name);
-		if (!c->ok) {
+		if (c->outside)
+			sbuf_addf(&outside, "%s%s", outside.len ? ", " : "", c->name);
+		else if (!c->ok) {
 			*confirmed = false;
 			sbuf_addf(&off, "%s%s (%s)", off.len ? "; " : "", c->name,
 				  c->why ? c->why : "not run");
@@ -711,14 +827,24 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 	if (*confirmed && !strcmp(v->scenario, "user"))
 		s = xstrfmt("every candidate as expected");
 	else if (*confirmed)
-		s = xstrfmt("fix confirmed: the bug shows in %s and is gone with %s applied%s",
+		s = xstrfmt("fix confirmed%s: the bug shows in %s and is gone with %s applied%s%s%s",
+			outside.len ? " on the measured range" : "",
 			bugs.len ? bugs.buf : "no candidate", v->applied_fix ? v->applied_fix :
 			*v->fix_hex ? v->fix_hex : "the fix",
-			!strcmp(v->scenario, "releases") ? " in every one" : "");
+			!strcmp(v->scenario, "releases") ? " in every one" : "",
+			outside.len ? "; the text's " : "", outside.len ? outside.buf : "");
+	else if (v->measured && v->m.note)
+		s = xstrfmt("not confirmed: %s; %s", v->m.note, off.buf);
 	else
 		s = xstrfmt("not confirmed: %s", off.buf);
+	if (*confirmed && outside.len) {
+		char *more = xstrfmt("%s did not show this reproducer's bug", s);
+		free(s);
+		s = more;
+	}
 	sbuf_free(&bugs);
 	sbuf_free(&off);
+	sbuf_free(&outside);
 	return s;
 }
 
@@ -732,11 +858,43 @@ static int first_failure(const struct verify *v)
 }
 
 /* The plan's part of the result: states, what was left out, and what it should cost. */
+/* What --measure may add: the widest run of affected releases between two planned ones. */
+static void measure_bound(const struct verify *v, struct verify_result *r)
+{
+	const struct triage_group *g = &v->t.groups[0];
+	size_t gap = 0, run = 0;
+
+	for (size_t i = 0; v->have_triage && i < g->naffected; i++) {
+		if (kver_is_stable(&v->h->tags.v[g->affected[i]].ver))
+			continue;
+		if (planned_tag(v, g->affected[i]))
+			run = 0;
+		else if (++run > gap)
+			gap = run;
+	}
+	r->measure_gap = gap;
+	r->measure_builds = 0;
+	while (gap && (1u << r->measure_builds) < gap)
+		r->measure_builds++;
+	r->measure_builds += gap ? 2 : 0;
+}
+
 static void fill_plan(struct verify *v, struct verify_result *r)
 {
 	int nboots;
 
 	r->scenario = v->scenario;
+	r->h = v->h;
+	r->culprit = PV_NONE;
+	r->measure_requested = v->o->measure;
+	if (v->have_triage) {
+		struct measure_input in;
+		text_culprit(v, &in);
+		r->culprit = in.culprit;
+	}
+	measure_bound(v, r);
+	if (v->fix != PV_NONE)
+		r->fix_oid = v->h->dag.oids[v->fix];
 	if (v->fix != PV_NONE && !r->fix_subject) {
 		git_oid_tostr(r->fix, sizeof(r->fix), &v->h->dag.oids[v->fix]);
 		r->fix_subject = history_subject(v->h, v->fix);
@@ -766,6 +924,7 @@ static void fill_result(struct verify *v, struct verify_result *r)
 	r->accel = v->lab.accel;
 	r->logs = xstrfmt("%s/boots/%s-*", v->lab.cache, v->lab.stamp);
 	r->verdict = verdict_of(v, &r->confirmed);
+	r->measure = v->measured ? &v->m : NULL;
 	r->failure = r->confirmed ? 0 : first_failure(v);
 }
 
@@ -784,6 +943,10 @@ static void verify_free(struct verify *v)
 		free(v->left_out[i]);
 	free(v->left_out);
 	free(v->plan_note);
+	free(v->pairs);
+	if (v->have_triage)
+		triage_free(&v->t);
+	measure_free(&v->m);
 	lab_close(&v->lab);
 	free(v);
 }
@@ -799,6 +962,7 @@ int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts
 	v->h = h;
 	v->o = o;
 	v->fix = PV_NONE;
+	v->control = SIZE_MAX;
 	proc_install_signals();
 	ret = setup(v, fix_rev);
 	/* every state known, and whether it is cached, before the first build */
@@ -812,6 +976,8 @@ int verify_boot(struct history *h, const char *fix_rev, const struct verify_opts
 		o->planned(o->planned_data, r);
 	for (size_t i = 0; !ret && i < v->n; i++)
 		ret = run_candidate(v, i);
+	if (!ret && !strcmp(v->scenario, "releases") && v->npairs)
+		ret = measure(v);
 	if (!ret)
 		fill_result(v, r);
 	return ret;

@@ -22,4 +22,8 @@
  */
 void cve_report_write(struct json *j, struct history *h, struct contain *c, const struct triage *t);
 
+/* The same, the range starting at measured (the first bad commit booting found) when not PV_NONE. */
+void cve_report_write_from(struct json *j, struct history *h, struct contain *c,
+			   const struct triage *t, uint32_t measured);
+
 #endif

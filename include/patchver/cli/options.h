@@ -29,6 +29,8 @@ struct options {
 	char **candidates, **expects;
 	char *max_states_arg, *releases;    /* --max-states N, --releases all */
 	int max_states, dry_run;
+	int measure;
+	char *affected_from;                /* --affected-from text|boot (with --cve-json) */
 	int bisect_boot, commits, repeat, resume;
 	char *audit, *only;
 	char *good, *bad, *fix, *tests;

@@ -14,6 +14,14 @@
  */
 int verify_report(struct history *h, const char *fix_rev, const struct verify_opts *o, bool json);
 
+/*
+ * --verify-boot --cve-json: the run as JSON with the fix's CVE "affected"
+ * entries beside it, their range the text's or (from_boot) the one the
+ * boots measured, and "affected_from" saying which.
+ */
+int verify_report_cve(struct history *h, const char *fix_rev, const struct verify_opts *o,
+		      bool from_boot);
+
 /* --cache-clean: free the built images and boot logs, say what is left. */
 int verify_report_cache_clean(void);
 

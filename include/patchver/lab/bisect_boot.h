@@ -60,6 +60,7 @@ struct bisect_finding {
 	uint32_t *candidates;                         /* ambiguous: any of these */
 	size_t ncandidates;
 	int confirm_new, confirm_old, confirm_n;      /* boots that agreed, of confirm_n */
+	bool flaky;                 /* an end answered both ways when booted again */
 	char *confirm_why;
 };
 
@@ -106,6 +107,22 @@ struct bisect_events {
 int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bisect_events *ev,
 		struct bisect_boot_result *r);
 void bisect_boot_result_free(struct bisect_boot_result *r);
+
+/*
+ * One boundary, on a lab the caller holds open (--verify-boot --measure):
+ * between two releases the caller booted, old_tag answering "old" and
+ * new_tag "new" (in the fix phase: the bug shows at old_tag and no longer
+ * at new_tag).  Each end is booted again (3 times: a flaky end is said in
+ * r->reg.confirm_why and not bisected on), then the releases between
+ * them, the commits, and the answer confirmed as bisect_boot confirms it.
+ * The finding is r->reg.  0 or a PV_E* code.
+ */
+struct bisect_boundary {
+	uint32_t old_tag, new_tag;
+	bool fix_phase;             /* where the bug stops showing */
+};
+int bisect_boot_boundary(struct history *h, struct lab *l, const struct bisect_boundary *q,
+			 const struct bisect_events *ev, struct bisect_boot_result *r);
 
 /* A state's name: its release tag's, or its commit's short id (hex) when tag is PV_NONE. */
 const char *bisect_state_name(const struct history *h, uint32_t tag, uint32_t commit,

@@ -21,6 +21,7 @@ enum lab_input {
 	LAB_INPUT_FIX,              /* the fix search's new end */
 	LAB_INPUT_FIX_HISTORY,      /* a kernel tree without the fix's history, and nothing models it */
 	LAB_INPUT_ENDS_NOT_TAGS,    /* a release bisection asked of ends that are not both releases */
+	LAB_INPUT_MEASURE,          /* --measure where there is no history to bisect */
 };
 
 #endif

@@ -62,7 +62,8 @@ struct candidate {
 	bool cached;
 	double build_seconds;
 	char *image, *build_log;
-	char *object_log;           /* a failed build's failing object, made again alone */
+	char *object_log;           /* a failed build's failing object, made again alone (kept
+				       when the state is run again with prerequisites) */
 	char **prereqs;             /* build prerequisites found: "<sha> <subject> (defines
 				       <name>)", NULL-terminated; NULL: none needed */
 	double prereq_seconds;      /* finding them: errors read, definitions, commits */
@@ -73,6 +74,8 @@ struct candidate {
 	enum boot_answer answer;
 	bool ok;                    /* behaved as expected */
 	bool bug_seen;              /* the bug showed, as expect.how says */
+	bool outside;               /* the text calls it affected, the boots put it outside
+				       the range where the bug shows: listed, not held against */
 	char *why;
 };
 

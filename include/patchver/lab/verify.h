@@ -20,6 +20,7 @@
  * --candidate replaces them with the user's own.
  */
 struct verify_result;
+struct measure;
 
 struct verify_opts {
 	/* the machine; kernel_tree NULL: -C's repository if it holds a kernel, else Debian's */
@@ -30,6 +31,7 @@ struct verify_opts {
 	int max_states;             /* the plan's states at most (0: VERIFY_MAX_STATES) */
 	bool all_releases;          /* every affected release, no plan */
 	bool dry_run;               /* the plan only: nothing built or booted */
+	bool measure;               /* bisect where the boots put the bug's boundary elsewhere */
 	/* the plan, before the first build (r holds the candidates and what was left out) */
 	void (*planned)(void *data, const struct verify_result *r);
 	void *planned_data;
@@ -63,7 +65,16 @@ struct verify_result {
 	double build_median, boot_median;   /* seconds, from the cache's records; 0: none */
 	int nbuild_records;
 	double estimate;            /* seconds the run should take; 0: unknown */
-	bool confirmed;             /* every candidate behaved as expected */
+	/* where the bug shows, by boot, beside the text (releases scenario; NULL: not read) */
+	const struct measure *measure;
+	bool measure_requested;     /* --measure: boundaries bisected */
+	int measure_builds;         /* the plan: release-level builds a boundary may take */
+	size_t measure_gap;         /* ... for this many releases in the widest gap */
+	uint32_t culprit;           /* the text's introducer (commit), or PV_NONE */
+	struct history *h;          /* the history the tags and commits above are of */
+	git_oid fix_oid;
+	bool confirmed;             /* every candidate behaved as expected (states outside
+				       the measured range aside) */
 	char *verdict;              /* one sentence */
 	int failure;                /* not confirmed: the first candidate's PV_EPATCH, PV_EBUILD
 				       or PV_EBOOT; 0 when each ran and one misbehaved */
