@@ -15,7 +15,7 @@ model=$tmp/arbiter.git
 "$TESTS/make-model-kernel.sh" "$PATCHVER" "$model" arbiter || { fail "cannot make the arbiter model"; finish; exit 1; }
 sha() { git -C "$model" log --format=%H --grep="^$1" -1; }
 culprit=$(sha 'prctl: the model request$') exposer=$(sha 'prctl: wire up') helper=$(sha 'prctl: a helper')
-fix=$(sha "prctl: reject")
+fix=$(sha "prctl: reject") nowhere=$(sha "prctl: a call nothing defines") steps=$(sha "prctl: four steps")
 title="WARNING: at kernel/sys.c __x64_sys_prctl"
 m='.verify_boot.measure'
 c='.verify_boot.candidates'
@@ -96,6 +96,18 @@ j=$(pv --reproducer "$TESTS/model/prctl-arbiter.c" --bug 'regex:model request' -
 expect_eq "$?" 12 "control shows it: not confirmed"
 expect_eq "$(jq -r "$m | \"\(.shape) \(.boot.first)\"" <<<"$j")" "control null" "control shows it: no range claimed"
 expect_contains "$(jq -r "$m.note" <<<"$j")" "the bug shows on the control v6.1 too" "control shows it: said"
+
+# build prerequisites that cannot be completed: said on the row, the chain kept
+few=(--reproducer "$TESTS/model/prctl-arbiter.c" --max-states 3 --json)
+j=$("$PATCHVER" -C "$model" --keep --verify-boot "$nowhere" --bug oops "${few[@]}" 2>"$tmp/err")
+expect_eq "$(row v6.2-rc2+fix '.status')" 13 "a call nothing defines: the state does not build"
+expect_contains "$(row v6.2-rc2+fix '.why')" "build prerequisites: prctl_model_nowhere (implicit declaration) is defined nowhere in ${nowhere:0:12}'s parent" \
+	"a call nothing defines: said"
+j=$("$PATCHVER" -C "$model" --keep --verify-boot "$steps" --bug oops "${few[@]}" 2>"$tmp/err")
+expect_eq "$(row v6.2-rc2+fix '.build.prerequisites | length')" 3 "one helper too many: 3 prerequisites found"
+expect_contains "$(row v6.2-rc2+fix '.why')" "still does not build with 3 build prerequisites; next missing: prctl_model_step4 (implicit declaration)" \
+	"one helper too many: the fourth is named"
+expect_eq "$(row v6.2-rc2+fix '.patches | length')" 4 "... the three found stay applied before the fix"
 
 "$PATCHVER" --cache-clean >/dev/null
 finish

@@ -38,6 +38,9 @@
 #   prctl: reject the model request's magic argument (0006: Fixes: the
 #               first, and calls 0005's helper)
 #   v6.3-rc1
+#   prctl: a call nothing defines (0007), prctl: model step 1 … 4
+#   (0008-0011), prctl: four steps (0012): fixes whose build prerequisites
+#   cannot be completed (nothing defines the call; one helper too many)
 #
 # Commits and tags have fixed dates, so the repository is the same on
 # every machine.
@@ -120,6 +123,15 @@ if [ "$variant" = arbiter ]; then
 		"$model/0006-prctl-reject-the-model-request-s-magic-argument.patch" \
 		"$(printf 'The model request warns for the argument 42: reject it.\n\nFixes: %s ("prctl: the model request")' "$request")"
 	commit "docs: model step 7";                     tag v6.3-rc1
+	# bad input for the build prerequisites: fixes (Fixes: the request)
+	# whose backport cannot be completed: a call nothing defines (0007), and
+	# four helpers from four commits, one more than the 3 rounds (0008-0012)
+	fixes=$(printf 'Fixes: %s ("prctl: the model request")' "$request")
+	commit "prctl: a call nothing defines" "$model/0007-prctl-a-call-nothing-defines.patch" "$fixes"
+	for k in 1 2 3 4; do
+		commit "prctl: model step $k" "$(echo "$model"/00*-prctl-model-step-$k.patch)"
+	done
+	commit "prctl: four steps" "$model/0012-prctl-four-steps.patch" "$fixes"
 	git update-ref refs/heads/master "$head"
 	git symbolic-ref HEAD refs/heads/master
 	rm -f "$GIT_INDEX_FILE"

@@ -405,6 +405,9 @@ static void json_plan(struct json *j, const struct verify_result *r)
 	json_kstr(j, "note", r->plan_note);
 	json_kint(j, "build_records", r->nbuild_records);
 	json_kint(j, "estimate_seconds", (int64_t)(r->estimate + 0.5));
+	json_kbool(j, "measure", r->measure_requested);
+	json_kint(j, "measure_release_builds", r->measure_requested ? r->measure_builds : 0);
+	json_kint(j, "measure_widest_gap", (int64_t)r->measure_gap);
 	json_obj_end(j);
 }
 

@@ -131,6 +131,10 @@ static void compose(const struct history *h, const struct measure_input *in, str
 		sbuf_addf(&sb, ", as the text says");
 	if (in->control_tag != PV_NONE && in->control_seen == 0)
 		sbuf_addf(&sb, " (the control %s does not show it)", tag_name(h, in->control_tag));
+	if (!s->starts_later && in->culprit != PV_NONE)
+		sbuf_addf(&sb, "; the message names %.12s (%s)",
+			  git_oid_tostr_s(&h->dag.oids[in->culprit]),
+			  in->culprit_release != PV_NONE ? tag_name(h, in->culprit_release) : "?");
 	if (s->starts_later) {
 		uint32_t before = release_before(h, m->first);
 		if (in->culprit != PV_NONE)
