@@ -127,8 +127,11 @@ static void compose(const struct history *h, const struct measure_input *in, str
 	else if (s->starts_later)
 		sbuf_addf(&sb, " at the latest (%s did not show it; --measure finds where it starts)",
 			  tag_name(h, quiet_neighbour(in, s->first_bug, true)));
-	if (!s->starts_later)
+	if (!s->starts_later && s->first_bug == 0)
 		sbuf_addf(&sb, ", as the text says");
+	else if (!s->starts_later)
+		sbuf_addf(&sb, " (the text says from %s, which could not be built or booted)",
+			  tag_name(h, m->text_first));
 	if (in->control_tag != PV_NONE && in->control_seen == 0)
 		sbuf_addf(&sb, " (the control %s does not show it)", tag_name(h, in->control_tag));
 	if (!s->starts_later && in->culprit != PV_NONE)
@@ -174,6 +177,8 @@ static int narrow(struct history *h, struct lab *l, uint32_t old, uint32_t new, 
 
 	if (old == PV_NONE || new == PV_NONE)
 		return 0;
+	lab_progress(l, "measure: the bug %s between %s and %s: both booted again, then bisected",
+		     fix_phase ? "stops" : "starts", tag_name(h, old), tag_name(h, new));
 	ret = bisect_boot_boundary(h, l, &q, NULL, r);
 	*have = true;
 	/* a boundary that does not hold is said in the finding; the run goes on */

@@ -782,9 +782,11 @@ static int measure(struct verify *v)
 	struct measure_input in = { st, v->npairs, -1, PV_NONE, PV_NONE, PV_NONE, v->o->measure };
 	int ret;
 
+	/* mainline releases draw the line: a stable tag is on a branch of its own */
 	for (size_t i = 0; i < v->npairs; i++) {
 		st[i].tag = v->pairs[i].tag;
-		st[i].seen = seen_of(&v->c[v->pairs[i].c]);
+		st[i].seen = kver_is_stable(&v->h->tags.v[st[i].tag].ver) ? -1 :
+			     seen_of(&v->c[v->pairs[i].c]);
 	}
 	if (v->control != SIZE_MAX) {
 		in.control_seen = seen_of(&v->c[v->control]);
@@ -799,8 +801,8 @@ static int measure(struct verify *v)
 	/* the text's releases the boots put outside: listed, not held against the fix */
 	for (size_t i = 0; !ret && i < v->npairs; i++) {
 		struct candidate *c = &v->c[v->pairs[i].c];
-		c->outside = !measure_covers(v->h, &v->m, v->pairs[i].tag) && !c->bug_seen &&
-			     seen_of(c) == 0;
+		c->outside = !kver_is_stable(&v->h->tags.v[v->pairs[i].tag].ver) &&
+			     !measure_covers(v->h, &v->m, v->pairs[i].tag) && seen_of(c) == 0;
 	}
 	return ret;
 }
