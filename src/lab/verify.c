@@ -803,6 +803,8 @@ static int measure(struct verify *v)
 		struct candidate *c = &v->c[v->pairs[i].c];
 		c->outside = !kver_is_stable(&v->h->tags.v[v->pairs[i].tag].ver) &&
 			     !measure_covers(v->h, &v->m, v->pairs[i].tag) && seen_of(c) == 0;
+		/* and the fix on a release without the bug proves nothing either way */
+		c[1].outside = c->outside;
 	}
 	return ret;
 }
@@ -818,9 +820,9 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		const struct candidate *c = &v->c[i];
 		if (c->judge && c->expect.bug && c->ok)
 			sbuf_addf(&bugs, "%s%s", bugs.len ? ", " : "", c->name);
-		if (c->outside)
+		if (c->outside && c->expect.bug)
 			sbuf_addf(&outside, "%s%s", outside.len ? ", " : "", c->name);
-		else if (!c->ok) {
+		else if (!c->ok && !c->outside) {
 			*confirmed = false;
 			sbuf_addf(&off, "%s%s (%s)", off.len ? "; " : "", c->name,
 				  c->why ? c->why : "not run");
