@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 	t0 = now();
 	file = definer_file(h.repo, git_commit_tree_id(c), &q);
 	t1 = now();
-	ret = file ? definer_commit(&h.dag, &old, &new, file, q.name, &found) : -1;
+	ret = file ? definer_commit(&h.dag, &old, &new, file, &q, &found) : -1;
 	t2 = now();
 	printf("%s %s %.3f %.3f\n", file ? file : "-", ret ? "-" : git_oid_tostr_s(&found), t1 - t0,
 	       t2 - t1);

@@ -185,10 +185,11 @@ static int narrow(struct history *h, struct lab *l, uint32_t old, uint32_t new, 
 	return ret == PV_EUNCONFIRMED || ret == PV_EINVALID ? 0 : ret;
 }
 
-/* A boundary's answer, when the search found one release and it holds. */
+/* A boundary's answer, when the search found one release and the boots confirm it. */
 static bool found(const struct bisect_boot_result *r)
 {
-	return r->reg.done && !r->reg.ambiguous && !r->reg.flaky && r->reg.first_new_tag != PV_NONE;
+	return r->reg.done && !r->reg.ambiguous && !r->reg.flaky && r->reg.confirmed &&
+	       r->reg.first_new_tag != PV_NONE;
 }
 
 int measure_run(struct history *h, struct lab *l, const struct measure_input *in,

@@ -552,12 +552,12 @@ static const enum definer_kind definer_of[] = {
 	[BUILDERR_UNDEFINED_REFERENCE] = DEFINER_FUNCTION,
 };
 
-/* The state of the same release without patches, when it ran: does it build? */
+/* The state of the same release without patches, when it ran: did it build (boot or not)? */
 static bool release_builds(const struct verify *v, const struct candidate *c)
 {
 	for (const struct candidate *k = v->c; k < v->c + v->n; k++)
 		if (k != c && !k->npatches && git_oid_equal(&k->commit, &c->commit) && k->planned)
-			return k->status == 0;
+			return k->status != PV_EBUILD && k->status != PV_EPATCH;
 	return false;
 }
 
@@ -622,9 +622,9 @@ static int find_prereq(struct verify *v, const struct candidate *c, const struct
 			       builderr_kind_name(e->kind), v->fix_hex);
 		return PV_ENOTFOUND;
 	}
-	if (definer_commit(&v->h->dag, &c->commit, &v->h->dag.oids[par[0]], path, e->name, found)) {
-		*why = xstrfmt("%s is defined in %s, and no commit between %s and %s brought it "
-			       "there", e->name, path, c->name, v->fix_hex);
+	if (definer_commit(&v->h->dag, &c->commit, &v->h->dag.oids[par[0]], path, &q, found)) {
+		*why = xstrfmt("%s is defined in %s, and no commit between %.*s and %s brought it "
+			       "there", e->name, path, (int)strcspn(c->name, "+"), c->name, v->fix_hex);
 		free(path);
 		return PV_ENOTFOUND;
 	}
@@ -801,8 +801,9 @@ static int measure(struct verify *v)
 	/* the text's releases the boots put outside: listed, not held against the fix */
 	for (size_t i = 0; !ret && i < v->npairs; i++) {
 		struct candidate *c = &v->c[v->pairs[i].c];
+		/* a release that did not run is outside too when the measured range excludes it */
 		c->outside = !kver_is_stable(&v->h->tags.v[v->pairs[i].tag].ver) &&
-			     !measure_covers(v->h, &v->m, v->pairs[i].tag) && seen_of(c) == 0;
+			     !measure_covers(v->h, &v->m, v->pairs[i].tag) && seen_of(c) != 1;
 		/* and the fix on a release without the bug proves nothing either way */
 		c[1].outside = c->outside;
 	}
@@ -812,7 +813,7 @@ static int measure(struct verify *v)
 /* One sentence: what the boots show. */
 static char *verdict_of(const struct verify *v, bool *confirmed)
 {
-	struct sbuf bugs = SBUF_INIT, off = SBUF_INIT, outside = SBUF_INIT;
+	struct sbuf bugs = SBUF_INIT, off = SBUF_INIT, outside = SBUF_INIT, unrun = SBUF_INIT;
 	char *s;
 
 	*confirmed = v->n > 0;
@@ -820,7 +821,9 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		const struct candidate *c = &v->c[i];
 		if (c->judge && c->expect.bug && c->ok)
 			sbuf_addf(&bugs, "%s%s", bugs.len ? ", " : "", c->name);
-		if (c->outside && c->expect.bug)
+		if (c->outside && c->expect.bug && c->status)
+			sbuf_addf(&unrun, "%s%s", unrun.len ? ", " : "", c->name);
+		else if (c->outside && c->expect.bug)
 			sbuf_addf(&outside, "%s%s", outside.len ? ", " : "", c->name);
 		else if (!c->ok && !c->outside) {
 			*confirmed = false;
@@ -832,7 +835,7 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		s = xstrfmt("every candidate as expected");
 	else if (*confirmed)
 		s = xstrfmt("fix confirmed%s: the bug shows in %s and is gone with %s applied%s%s%s",
-			outside.len ? " on the measured range" : "",
+			outside.len || unrun.len ? " on the measured range" : "",
 			bugs.len ? bugs.buf : "no candidate", v->applied_fix ? v->applied_fix :
 			*v->fix_hex ? v->fix_hex : "the fix",
 			!strcmp(v->scenario, "releases") ? " in every one" : "",
@@ -841,11 +844,15 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 		s = xstrfmt("not confirmed: %s; %s", v->m.note, off.buf);
 	else
 		s = xstrfmt("not confirmed: %s", off.buf);
-	if (*confirmed && outside.len) {
-		char *more = xstrfmt("%s did not show this reproducer's bug", s);
+	if (*confirmed && (outside.len || unrun.len)) {
+		char *more = xstrfmt("%s%s%s%s%s", s, outside.len ? " did not show this reproducer's "
+				     "bug" : "", unrun.len ? "; before the measured range, " : "",
+				     unrun.buf ? unrun.buf : "", unrun.len ? " could not be built or "
+				     "booted" : "");
 		free(s);
 		s = more;
 	}
+	sbuf_free(&unrun);
 	sbuf_free(&bugs);
 	sbuf_free(&off);
 	sbuf_free(&outside);

@@ -259,14 +259,29 @@ static size_t count_in(git_odb *odb, const git_oid *id, const char *name)
 	return n;
 }
 
+static bool blob_defines(git_odb *odb, const git_oid *id, const struct definer_query *q)
+{
+	git_odb_object *obj = NULL;
+	bool yes = false;
+
+	if (git_odb_read(&obj, odb, id) == 0)
+		yes = file_defines(git_odb_object_data(obj), git_odb_object_size(obj), q);
+	git_odb_object_free(obj);
+	git_error_clear();
+	return yes;
+}
+
 /*
- * Does commit c bring name into the cache's path: there now, and not in
- * its first parent?  As git log -S, a merge is not diffed (the commit it
- * merged brought the name), and a commit that leaves the file alone is
- * passed over without a blob read (the Bloom filters and tree cache of
- * treepath.h answer that).
+ * Does commit c bring q into the cache's path?  By its definition when
+ * by_shape: the file defines it now and did not in the first parent (a
+ * header: the file appears); else by the word, as git log -S counts it:
+ * there now, none of it before.  As git log -S, a merge is not diffed (the
+ * commit it merged brought the name), and a commit that leaves the file
+ * alone is passed over without a blob read (the Bloom filters and tree
+ * cache of treepath.h answer that).
  */
-static bool brings(struct dag *dag, struct treepath_cache *tp, uint32_t c, const char *name)
+static bool brings(struct dag *dag, struct treepath_cache *tp, uint32_t c,
+		   const struct definer_query *q, bool by_shape)
 {
 	unsigned np;
 	const uint32_t *par = dag_parents(dag, c, &np);
@@ -276,7 +291,12 @@ static bool brings(struct dag *dag, struct treepath_cache *tp, uint32_t c, const
 	if (np > 1 || !treepath_touches(tp, dag, c) || !treepath_lookup(tp, &dag->trees[c], &here))
 		return false;
 	had = np && treepath_lookup(tp, &dag->trees[par[0]], &there);
-	return count_in(dag->odb, &here, name) > 0 && (!had || count_in(dag->odb, &there, name) == 0);
+	if (q->kind == DEFINER_HEADER)
+		return !had;
+	if (by_shape)
+		return blob_defines(dag->odb, &here, q) && (!had || !blob_defines(dag->odb, &there, q));
+	return count_in(dag->odb, &here, q->name) > 0 &&
+	       (!had || count_in(dag->odb, &there, q->name) == 0);
 }
 
 /* Mark old and its ancestors: the range's hidden side. */
@@ -297,27 +317,15 @@ static void hide_ancestors(const struct dag *dag, uint32_t old, bool *hidden, ui
 	}
 }
 
-int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, const char *path,
-		   const char *name, git_oid *out)
+/* The newest commit of old..new that brings q into tp's path, or PV_NONE. */
+static uint32_t newest_bringer(struct dag *dag, uint32_t n, const bool *hidden, uint32_t *stack,
+			       struct treepath_cache *tp, const struct definer_query *q,
+			       bool by_shape)
 {
-	uint32_t o = dag_intern(dag, old), n = dag_intern(dag, new), found = PV_NONE, *stack;
-	struct treepath_cache tp;
-	bool *hidden, *seen;
+	bool *seen = xcalloc(dag->nr, 1);
+	uint32_t found = PV_NONE;
 	size_t top = 0;
 
-	if (dag_load(dag, o) < 0 || dag_load(dag, n) < 0) {
-		int ret = pv_error_set(PV_ECORRUPT, "cannot read the commits of %.12s..%.12s: %s",
-				       git_oid_tostr_s(old), git_oid_tostr_s(new),
-				       git_error_last() ? git_error_last()->message : "?");
-		git_error_clear();
-		return ret;
-	}
-	hidden = xcalloc(dag->nr, 1);
-	seen = xcalloc(dag->nr, 1);
-	stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
-	hide_ancestors(dag, o, hidden, stack);
-	treepath_init(&tp, dag, path);
-	/* every commit of old..new; the newest that brings the name, as git log lists first */
 	if (!hidden[n]) {
 		seen[n] = true;
 		stack[top++] = n;
@@ -327,7 +335,8 @@ int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, cons
 		unsigned np;
 		const uint32_t *par = dag_parents(dag, c, &np);
 
-		if ((found == PV_NONE || dag->dates[c] > dag->dates[found]) && brings(dag, &tp, c, name))
+		if ((found == PV_NONE || dag->dates[c] > dag->dates[found]) &&
+		    brings(dag, tp, c, q, by_shape))
 			found = c;
 		for (unsigned i = 0; i < np; i++)
 			if (!hidden[par[i]] && !seen[par[i]]) {
@@ -335,13 +344,42 @@ int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, cons
 				stack[top++] = par[i];
 			}
 	}
+	free(seen);
+	return found;
+}
+
+int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, const char *path,
+		   const struct definer_query *q, git_oid *out)
+{
+	uint32_t o = dag_intern(dag, old), n = dag_intern(dag, new), found, *stack;
+	struct treepath_cache tp;
+	bool *hidden;
+
+	if (dag_load(dag, o) < 0 || dag_load(dag, n) < 0) {
+		int ret = pv_error_set(PV_ECORRUPT, "cannot read the commits of %.12s..%.12s: %s",
+				       git_oid_tostr_s(old), git_oid_tostr_s(new),
+				       git_error_last() ? git_error_last()->message : "?");
+		git_error_clear();
+		return ret;
+	}
+	hidden = xcalloc(dag->nr, 1);
+	stack = xmalloc(((size_t)dag->nr + 1) * sizeof(*stack));
+	hide_ancestors(dag, o, hidden, stack);
+	treepath_init(&tp, dag, path);
+	/*
+	 * The commit that added the definition; a word that was there before
+	 * as something else ("struct rlimit" before rlimit()) does not hide
+	 * it.  Else, as git log -S, the one that brought the word.
+	 */
+	found = newest_bringer(dag, n, hidden, stack, &tp, q, true);
+	if (found == PV_NONE)
+		found = newest_bringer(dag, n, hidden, stack, &tp, q, false);
 	treepath_free(&tp);
 	free(stack);
-	free(seen);
 	free(hidden);
 	if (found == PV_NONE)
 		return pv_error_set(PV_ENOTFOUND, "no commit of %.12s..%.12s brings %s into %s",
-				    git_oid_tostr_s(old), git_oid_tostr_s(new), name, path);
+				    git_oid_tostr_s(old), git_oid_tostr_s(new), q->name, path);
 	*out = dag->oids[found];
 	return 0;
 }

@@ -3,8 +3,8 @@
  * brought it (stable/definer.c), on a small history made here:
  *
  *   v1  include/linux/helper.h (struct inode { i_mode }), lib.c
- *   B   helper.h: static inline int helper_added_later(void)
- *   C   helper.h: #define MACRO_ADDED_LATER, i_acl_later, a typedef
+ *   B   helper.h: static inline int helper_added_later(void), struct rlimit;
+ *   C   helper.h: #define MACRO_ADDED_LATER, i_acl_later, a typedef, rlimit()
  *   D   lib.c calls helper_added_later (a use, not a definition)
  *   E   the fix (lib.c)
  */
@@ -68,10 +68,13 @@ static git_oid commit(const git_oid *parent, const char *msg, const char *helper
 
 static const char *const h1 = "struct inode {\n\tint i_mode;\n};\nint proto_only(void);\n";
 static const char *const h2 = "struct inode {\n\tint i_mode;\n};\nint proto_only(void);\n"
+			      "struct rlimit;\n"
 			      "static inline int helper_added_later(void)\n{\n\treturn 1;\n}\n";
 static const char *const h3 = "#define MACRO_ADDED_LATER 3\ntypedef int type_added_later_t;\n"
 			      "struct inode {\n\tint i_mode;\n\tint i_acl_later;\n};\n"
 			      "int proto_only(void);\n"
+			      "struct rlimit;\n"
+			      "static inline unsigned long rlimit(unsigned int limit)\n{\n\treturn limit;\n}\n"
 			      "static inline int helper_added_later(void)\n{\n\treturn 1;\n}\n";
 static const char *const l1 = "int base(void)\n{\n\treturn 0;\n}\n";
 static const char *const l2 = "int base(void)\n{\n\treturn helper_added_later();\n}\n";
@@ -99,6 +102,11 @@ int main(void)
 	char dir[] = "/tmp/test_definer.XXXXXX", cmd[64];
 	git_oid v1, b, c, d, e, got;
 	struct dag dag;
+	const struct definer_query fn_helper = { DEFINER_FUNCTION, "helper_added_later", NULL, NULL };
+	const struct definer_query fn_rlimit = { DEFINER_FUNCTION, "rlimit", NULL, NULL };
+	const struct definer_query macro = { DEFINER_IDENTIFIER, "MACRO_ADDED_LATER", NULL, NULL };
+	const struct definer_query member = { DEFINER_MEMBER, "i_acl_later", "struct inode", NULL };
+	const struct definer_query header = { DEFINER_HEADER, "linux/helper.h", NULL, NULL };
 
 	git_libgit2_init();
 	if (!mkdtemp(dir) || git_repository_init(&repo, dir, 1) < 0)
@@ -139,17 +147,22 @@ int main(void)
 
 	/* git log -S over the defining file, v1..the fix's parent */
 	CHECK(dag_init(&dag, repo) == 0);
-	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", "helper_added_later", &got) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", &fn_helper, &got) == 0);
 	CHECK(git_oid_equal(&got, &b));
-	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", "MACRO_ADDED_LATER", &got) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", &macro, &got) == 0);
 	CHECK(git_oid_equal(&got, &c));
-	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", "i_acl_later", &got) == 0);
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", &member, &got) == 0);
 	CHECK(git_oid_equal(&got, &c));
-	/* the use in lib.c is D's: it is not the file asked about */
-	CHECK(definer_commit(&dag, &v1, &d, "lib.c", "helper_added_later", &got) == 0);
+	/* the word came with B ("struct rlimit;"), the function with C: C */
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", &fn_rlimit, &got) == 0);
+	CHECK(git_oid_equal(&got, &c));
+	/* a header: the commit that created it */
+	CHECK(definer_commit(&dag, &v1, &d, "include/linux/helper.h", &header, &got) == PV_ENOTFOUND);
+	/* the use in lib.c is D's (no definition there: git log -S's word) */
+	CHECK(definer_commit(&dag, &v1, &d, "lib.c", &fn_helper, &got) == 0);
 	CHECK(git_oid_equal(&got, &d));
 	/* there before the range: not found, and said */
-	CHECK(definer_commit(&dag, &b, &e, "include/linux/helper.h", "helper_added_later", &got) ==
+	CHECK(definer_commit(&dag, &b, &e, "include/linux/helper.h", &fn_helper, &got) ==
 	      PV_ENOTFOUND);
 	CHECK(strstr(pv_error_last()->message, "brings helper_added_later into") != NULL);
 

@@ -38,12 +38,13 @@ char *definer_file(git_repository *repo, const git_oid *tree, const struct defin
 
 /*
  * The newest commit of old..new (new reachable, old not), merges aside as
- * git log -S leaves them, whose change to path makes name appear there
- * (none of it in its parent): path-limited over the DAG, so that only
- * the commits that change path are read.
- * 0 with *out set, PV_ENOTFOUND, or a PV_E* code.
+ * git log -S leaves them, that brought q into path: the one whose change
+ * makes path define it (a header: creates it), else the one that makes
+ * its name appear there (none of it in its parent, as git log -S NAME
+ * counts).  Path-limited over the DAG: only commits that change path are
+ * read.  0 with *out set, PV_ENOTFOUND, or a PV_E* code.
  */
 int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, const char *path,
-		   const char *name, git_oid *out);
+		   const struct definer_query *q, git_oid *out);
 
 #endif
