@@ -56,6 +56,8 @@ for r in v6.2-rc2 v6.2-rc3; do
 	expect_eq "$(row "$r+fix" '.as_expected')" true "$r+fix passes"
 done
 expect_eq "$(row v6.2+fix '.build.prerequisites | length')" 0 "v6.2 has the helper: nothing needed"
+expect_eq "$(jq -r '.build_prerequisites | length' "$(row v6.2-rc3+fix '.boot.record')")" 1 \
+	"the state's boot record names its build prerequisite"
 expect_contains "$(row v6.2-rc3+fix '.build.object_log')" "object.log" "the failing object made again alone"
 expect_eq "$(jq -r '.verify_boot | "\(.confirmed)"' <<<"$j")" true "confirmed on the measured range"
 expect_contains "$(jq -r '.verify_boot.verdict' <<<"$j")" \

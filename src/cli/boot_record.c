@@ -43,6 +43,12 @@ void boot_record_write(void *data, const struct lab *l, const struct candidate *
 	for (size_t i = 0; i < c->npatches; i++)
 		json_str(&j, c->patches[i]->name);
 	json_arr_end(&j);
+	/* what the fix needed to build here, found by --verify-boot */
+	json_key(&j, "build_prerequisites");
+	json_arr_begin(&j);
+	for (char **p = c->prereqs; p && *p; p++)
+		json_str(&j, *p);
+	json_arr_end(&j);
 	json_kstr(&j, "state_key", c->key);
 	json_kstr(&j, "work_tree", l->tree.work);
 	json_kstr(&j, "object_dir", l->tree.obj);
