@@ -7,19 +7,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <glob.h>
-#include <time.h>
 
 #include "patchver/base/cachedir.h"
 #include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
-#include "patchver/lab/builderr.h"
 #include "patchver/lab/input.h"
 #include "patchver/lab/lab.h"
 #include "patchver/lab/measure.h"
 #include "patchver/lab/plan.h"
+#include "patchver/lab/prereq.h"
 #include "patchver/base/proc.h"
 #include "patchver/engine/revs.h"
-#include "patchver/stable/definer.h"
 #include "patchver/stable/patch.h"
 #include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
@@ -541,16 +539,7 @@ static int setup(struct verify *v, const char *fix_rev)
 	return derive(v);
 }
 
-/* --- build prerequisites: what a fix needs that came after the release it goes to */
-
-static const enum definer_kind definer_of[] = {
-	[BUILDERR_IMPLICIT_FUNCTION] = DEFINER_FUNCTION,
-	[BUILDERR_UNDECLARED] = DEFINER_IDENTIFIER,
-	[BUILDERR_NO_MEMBER] = DEFINER_MEMBER,
-	[BUILDERR_UNKNOWN_TYPE] = DEFINER_TYPE,
-	[BUILDERR_NO_HEADER] = DEFINER_HEADER,
-	[BUILDERR_UNDEFINED_REFERENCE] = DEFINER_FUNCTION,
-};
+/* --- build prerequisites (prereq.h) */
 
 /* The state of the same release without patches, when it ran: did it build (boot or not)? */
 static bool release_builds(const struct verify *v, const struct candidate *c)
@@ -567,137 +556,12 @@ static bool needs_prereqs(const struct verify *v, const struct candidate *c)
 	       c->patches[c->npatches - 1] == v->fix_patch && release_builds(v, c);
 }
 
-static void add_prereq_line(struct candidate *c, char *line)
+/* A prerequisite's change, owned by the run as the fix's is. */
+static struct kpatch *prereq_patch(void *data, const git_oid *commit, int *ret)
 {
-	size_t n = 0;
+	struct verify *v = data;
 
-	while (c->prereqs && c->prereqs[n])
-		n++;
-	c->prereqs = xrealloc(c->prereqs, (n + 2) * sizeof(*c->prereqs));
-	c->prereqs[n] = line;
-	c->prereqs[n + 1] = NULL;
-}
-
-/* Apply p before the fix (the last patch). */
-static void insert_before_fix(struct candidate *c, struct kpatch *p)
-{
-	c->patches = xrealloc(c->patches, (c->npatches + 1) * sizeof(*c->patches));
-	c->patches[c->npatches] = c->patches[c->npatches - 1];
-	c->patches[c->npatches - 1] = p;
-	c->npatches++;
-}
-
-static bool applied(const struct candidate *c, const char *name)
-{
-	for (size_t i = 0; i < c->npatches; i++)
-		if (!strcmp(c->patches[i]->name, name))
-			return true;
-	return false;
-}
-
-/*
- * What the build lacks, found: the file of the fix's parent that defines
- * the missing name, then the commit of release..fix^ that brought it there.
- * 0 with *found set, or a reason in *why (the caller frees).
- */
-static int find_prereq(struct verify *v, const struct candidate *c, const struct builderr *e,
-		       git_oid *found, char **why)
-{
-	unsigned np;
-	const uint32_t *par = dag_parents(&v->h->dag, v->fix, &np);
-	size_t work = strlen(v->lab.tree.work);
-	/* the compiler names the work tree's file: the tree's own path is looked at first */
-	const char *file = !strncmp(e->file, v->lab.tree.work, work) && e->file[work] == '/' ?
-			   e->file + work + 1 : e->file;
-	struct definer_query q = { definer_of[e->kind], e->name, e->container, file };
-	char *path = NULL;
-
-	if (e->kind == BUILDERR_NONE || e->kind == BUILDERR_OTHER || !*e->name) {
-		*why = xstrfmt("the first error names nothing to look for: %s",
-			       *e->text ? e->text : "no error in the log");
-		return PV_ENOTFOUND;
-	}
-	if (!np || !(path = definer_file(v->lab.tree.repo, &v->h->dag.trees[par[0]], &q))) {
-		*why = xstrfmt("%s (%s) is defined nowhere in %s's parent", e->name,
-			       builderr_kind_name(e->kind), v->fix_hex);
-		return PV_ENOTFOUND;
-	}
-	if (definer_commit(&v->h->dag, &c->commit, &v->h->dag.oids[par[0]], path, &q, found)) {
-		*why = xstrfmt("%s is defined in %s, and no commit between %.*s and %s brought it "
-			       "there", e->name, path, (int)strcspn(c->name, "+"), c->name, v->fix_hex);
-		free(path);
-		return PV_ENOTFOUND;
-	}
-	free(path);
-	return 0;
-}
-
-static double seconds_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/*
- * A state with the fix that does not build while its release does: read
- * the first error, find the commit that brought what is missing, apply it
- * before the fix and build again, up to VERIFY_PREREQ_ROUNDS times.  The
- * chain is the state's (c->prereqs); what stopped it, its why.
- */
-static int find_build_prereqs(struct verify *v, struct candidate *c, size_t i, size_t n)
-{
-	int ret = 0;
-
-	for (int round = 0; !ret && c->status == PV_EBUILD; round++) {
-		struct builderr e;
-		char *why = NULL, *subject, hex[13], *old_why;
-		double start = seconds_now();
-		struct kpatch *p;
-		git_oid found;
-		uint32_t idx;
-
-		if ((ret = lab_build_error(&v->lab, c, &e)))
-			break;
-		if (round == VERIFY_PREREQ_ROUNDS) {
-			why = xstrfmt("still does not build with %d build prerequisites; next missing: "
-				      "%s (%s)", round, *e.name ? e.name : e.text,
-				      builderr_kind_name(e.kind));
-		} else if (find_prereq(v, c, &e, &found, &why) == 0) {
-			git_oid_tostr(hex, sizeof(hex), &found);
-			if (applied(c, hex))
-				why = xstrfmt("still fails on %s (%s) with %s applied", e.name,
-					      builderr_kind_name(e.kind), hex);
-		}
-		if (why) {
-			old_why = c->why;
-			c->why = xstrfmt("%s; build prerequisites: %s", old_why ? old_why : "build failed",
-					 why);
-			free(old_why);
-			free(why);
-			break;
-		}
-		if (!(p = patch_of_commit(v, v->lab.tree.repo, &found, &ret)))
-			break;
-		idx = dag_find(&v->h->dag, &found);
-		subject = history_subject(v->h, idx);
-		add_prereq_line(c, xstrfmt("%s %s (defines %s)", hex, subject, e.name));
-		free(subject);
-		lab_progress(&v->lab, "%s: needs %s (defines %s), found in %.1fs: build again", c->name,
-			     hex, e.name, seconds_now() - start);
-		c->prereq_seconds += seconds_now() - start;
-		insert_before_fix(c, p);
-		candidate_reset(c);
-		if ((ret = lab_run(&v->lab, c, i, n)))
-			break;
-		if (c->status == PV_EPATCH && !strcmp(c->failed_patch, hex)) {
-			free(c->why);
-			c->why = xstrfmt("build prerequisite %s (defines %s) does not apply to %s",
-					 hex, e.name, c->name);
-		}
-	}
-	return ret;
+	return patch_of_commit(v, v->lab.tree.repo, commit, ret);
 }
 
 /* Run candidate i of n, and find its build prerequisites when it needs them. */
@@ -705,8 +569,11 @@ static int run_candidate(struct verify *v, size_t i)
 {
 	int ret = lab_run(&v->lab, &v->c[i], i, v->n);
 
-	if (!ret && needs_prereqs(v, &v->c[i]))
-		ret = find_build_prereqs(v, &v->c[i], i, v->n);
+	if (!ret && needs_prereqs(v, &v->c[i])) {
+		struct prereq_search search = { &v->lab, v->h, v->fix, VERIFY_PREREQ_ROUNDS,
+						prereq_patch, v };
+		ret = prereq_find(&search, &v->c[i], i, v->n);
+	}
 	return ret;
 }
 
