@@ -370,6 +370,7 @@ static int confirm(struct bb *b, struct bisect_finding *f)
 			 &b->h->dag.oids[at], NULL, 0, n, &v);
 	if (ret)
 		goto out;
+	f->flaky = v < 0;
 	f->confirm_new = v == BISECT_NEW ? n : 0;
 	if (f->commit != PV_NONE && !rev) {
 		f->confirm_why = xstrdup("cannot compute the revert");
@@ -383,6 +384,7 @@ static int confirm(struct bb *b, struct bisect_finding *f)
 				 &b->h->dag.oids[f->last_old], NULL, 0, n, &v);
 	if (ret)
 		goto out;
+	f->flaky = f->flaky || v < 0;
 	f->confirm_old = v == BISECT_OLD ? n : 0;
 	f->confirmed = f->confirm_new == n && f->confirm_old == n;
 	if (!f->confirmed) {
@@ -589,7 +591,8 @@ static int recheck_end(struct bb *b, struct bisect_finding *f, uint32_t tag, int
 	*ok = !ret && v == want;
 	if (ret || *ok)
 		return ret;
-	f->flaky = v < 0;
+	/* both ways across its boots, the caller's first one included */
+	f->flaky = true;
 	f->confirm_why = v < 0 ? xstrfmt("%s is flaky: %d of %d boots show the bug; not bisected on",
 					 b->h->tags.v[tag].shortname, s->bad_boots, s->boots) :
 			 xstrfmt("%s booted again: %s, not as before; not bisected on",

@@ -698,6 +698,14 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 				  c->why ? c->why : "not run");
 		}
 	}
+	/* a state that answers both ways confirms nothing, its fixed twin included */
+	for (int k = 0; v->measured && k < 2; k++) {
+		const struct bisect_finding *f = k ? &v->m.stop.reg : &v->m.start.reg;
+		if (f->flaky) {
+			*confirmed = false;
+			sbuf_addf(&off, "%s%s", off.len ? "; " : "", f->confirm_why);
+		}
+	}
 	if (*confirmed && !strcmp(v->scenario, "user"))
 		s = xstrfmt("every candidate as expected");
 	else if (*confirmed)

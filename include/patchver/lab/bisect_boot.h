@@ -60,7 +60,8 @@ struct bisect_finding {
 	uint32_t *candidates;                         /* ambiguous: any of these */
 	size_t ncandidates;
 	int confirm_new, confirm_old, confirm_n;      /* boots that agreed, of confirm_n */
-	bool flaky;                 /* an end answered both ways when booted again */
+	bool flaky;                 /* a state answered both ways: an end booted again, or a
+				       confirmation's boots */
 	char *confirm_why;
 };
 
