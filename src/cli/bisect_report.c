@@ -230,7 +230,7 @@ static void json_tags(struct json *j, const struct history *h, const char *key,
 	json_arr_end(j);
 }
 
-static void json_step(struct json *j, const struct bisect_step *s)
+void bisect_report_json_step(struct json *j, const struct bisect_step *s)
 {
 	json_obj_begin(j);
 	json_kstr(j, "kind", s->kind);
@@ -260,7 +260,7 @@ static void print_json(const struct history *h, const struct bisect_boot_result 
 	json_key(&j, "steps");
 	json_arr_begin(&j);
 	for (size_t i = 0; i < r->nsteps; i++)
-		json_step(&j, &r->steps[i]);
+		bisect_report_json_step(&j, &r->steps[i]);
 	json_arr_end(&j);
 	json_finding(&j, h, "regression", &r->reg);
 	json_finding(&j, h, "fix", &r->fix);

@@ -23,20 +23,7 @@ static const char *version_of(const struct history *h, uint32_t tag)
 /* The earliest introducer of the headline group, when it may bound a range. */
 static uint32_t introducer(const struct triage *t, const struct history *h)
 {
-	const struct triage_group *g = &t->groups[0];
-	uint32_t best = PV_NONE, best_rel = PV_NONE;
-
-	if (g->conf < CONF_LIKELY)
-		return PV_NONE;
-	for (size_t i = 0; i < g->nintro; i++) {
-		const struct evidence *e = &t->ev.v[g->intro[i]];
-		if (best == PV_NONE || (e->first_release != PV_NONE &&
-		    (best_rel == PV_NONE || tags_cmp_version(&h->tags, e->first_release, best_rel) < 0))) {
-			best = e->commit;
-			best_rel = e->first_release;
-		}
-	}
-	return best;
+	return t->groups[0].conf < CONF_LIKELY ? PV_NONE : triage_introducer(t, h, NULL);
 }
 
 /* The root commit below the fix (first parents): where the CNA starts ranges. */

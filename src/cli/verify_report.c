@@ -8,6 +8,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
+#include "patchver/cli/bisect_report.h"
 #include "patchver/cli/boot_record.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/verify_report.h"
@@ -286,19 +287,8 @@ static void json_steps(struct json *j, const char *key, const struct bisect_boot
 {
 	json_key(j, key);
 	json_arr_begin(j);
-	for (size_t i = 0; b && i < b->nsteps; i++) {
-		const struct bisect_step *s = &b->steps[i];
-		json_obj_begin(j);
-		json_kstr(j, "kind", s->kind);
-		json_kstr(j, "state", s->label);
-		json_kstr(j, "verdict", bisect_verdict_name(s->verdict, s->fix_phase));
-		json_kint(j, "boots", s->boots);
-		json_kint(j, "bad_boots", s->bad_boots);
-		json_kbool(j, "built", s->built);
-		json_kbool(j, "cached", s->cached);
-		json_kstr(j, "why", s->why);
-		json_obj_end(j);
-	}
+	for (size_t i = 0; b && i < b->nsteps; i++)
+		bisect_report_json_step(j, &b->steps[i]);
 	json_arr_end(j);
 }
 

@@ -41,19 +41,28 @@ char *ktree_cache_dir(void)
 	return cachedir_root();
 }
 
+/* Run argv to its end: 0 (*r says how it ended), code when it cannot start, PV_EINTERRUPTED. */
+static int run_to_end(char *const argv[], const char *cwd, const char *log, int code,
+		      const char *what, struct proc_result *r)
+{
+	if (proc_run(argv, cwd, log, 0, r) < 0)
+		return pv_error_set(code, "cannot run %s: %s", argv[0], strerror(errno));
+	if (r->interrupted)
+		return pv_error_set(PV_EINTERRUPTED, "interrupted while %s", what);
+	return 0;
+}
+
+/* ... and its exit status 0, else code. */
 static int run(char *const argv[], const char *cwd, const char *log, int code,
 	       const char *what)
 {
 	struct proc_result r;
+	int ret = run_to_end(argv, cwd, log, code, what, &r);
 
-	if (proc_run(argv, cwd, log, 0, &r) < 0)
-		return pv_error_set(code, "cannot run %s: %s", argv[0], strerror(errno));
-	if (r.interrupted)
-		return pv_error_set(PV_EINTERRUPTED, "interrupted while %s", what);
-	if (r.exit_code != 0)
+	if (!ret && r.exit_code != 0)
 		return pv_error_set(code, "%s failed (exit %d); see %s", what, r.exit_code,
 			     log ? log : "its output");
-	return 0;
+	return ret;
 }
 
 /* Debian's newest /usr/src/linux-source-X.Y.tar.xz */
@@ -684,19 +693,18 @@ int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
 
 int ktree_make_target(struct ktree *k, const char *target, const char *log)
 {
-	struct sbuf o = SBUF_INIT;
+	struct sbuf o = SBUF_INIT, what = SBUF_INIT;
+	struct proc_result r;
 	char **argv;
-	struct proc_result r = { 0 };
-	int ret = 0;
+	int ret;
 
 	sbuf_addf(&o, "O=%s", k->obj);
+	sbuf_addf(&what, "building %s", target);
 	/* one job: the log holds this target's messages alone, in order */
 	argv = make_argv(k, NULL, o.buf, "-j1", target);
-	if (proc_run(argv, NULL, log, 0, &r) < 0)
-		ret = pv_error_set(PV_ENOTOOL, "cannot run make: %s", strerror(errno));
-	else if (r.interrupted)
-		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while building %s", target);
+	ret = run_to_end(argv, NULL, log, PV_ENOTOOL, what.buf, &r);
 	free(argv);
 	sbuf_free(&o);
+	sbuf_free(&what);
 	return ret;
 }

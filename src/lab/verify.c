@@ -590,20 +590,7 @@ static bool planned_tag(const struct verify *v, uint32_t tag)
 /* The text's introducer: the headline group's earliest (as the CVE record takes it). */
 static void text_culprit(const struct verify *v, struct measure_input *in)
 {
-	const struct triage_group *g = &v->t.groups[0];
-
-	in->culprit = in->culprit_release = PV_NONE;
-	for (size_t i = 0; i < g->nintro; i++) {
-		const struct evidence *e = &v->t.ev.v[g->intro[i]];
-		if (e->commit == PV_NONE)
-			continue;
-		if (in->culprit == PV_NONE || (e->first_release != PV_NONE &&
-		    (in->culprit_release == PV_NONE ||
-		     tags_cmp_version(&v->h->tags, e->first_release, in->culprit_release) < 0))) {
-			in->culprit = e->commit;
-			in->culprit_release = e->first_release;
-		}
-	}
+	in->culprit = triage_introducer(&v->t, v->h, &in->culprit_release);
 }
 
 static int seen_of(const struct candidate *c)

@@ -493,6 +493,26 @@ static void group_free(struct triage_group *g)
 	free(g->verdict);
 }
 
+uint32_t triage_introducer(const struct triage *t, const struct history *h, uint32_t *release)
+{
+	const struct triage_group *g = &t->groups[0];
+	uint32_t best = PV_NONE, best_rel = PV_NONE;
+
+	for (size_t i = 0; i < g->nintro; i++) {
+		const struct evidence *e = &t->ev.v[g->intro[i]];
+		if (e->commit == PV_NONE)
+			continue;
+		if (best == PV_NONE || (e->first_release != PV_NONE && (best_rel == PV_NONE ||
+		    tags_cmp_version(&h->tags, e->first_release, best_rel) < 0))) {
+			best = e->commit;
+			best_rel = e->first_release;
+		}
+	}
+	if (release)
+		*release = best_rel;
+	return best;
+}
+
 void triage_free(struct triage *t)
 {
 	patch_free(&t->fixp);

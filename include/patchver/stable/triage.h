@@ -85,6 +85,13 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 void triage_free(struct triage *t);
 
 /*
+ * The headline group's earliest introducer (by its first release; one
+ * without a release only when none has one), and that release in
+ * *release (may be NULL): PV_NONE when it names none.
+ */
+uint32_t triage_introducer(const struct triage *t, const struct history *h, uint32_t *release);
+
+/*
  * Only the first step, for audits of many commits: the commit's diff and
  * what its message says (Fixes:, commit mentions, Cc: stable).
  */
