@@ -57,11 +57,50 @@ function kkey(t,   s, a, n, rc, b3, st) {
 }'
 RELEASE_RE='^v(2\.6\.[1-9][0-9]*(\.[1-9][0-9]*)?|[3-9]\.[0-9]+(\.[1-9][0-9]*)?)(-rc[1-9][0-9]*)?$'
 
+# commit_tags REPO: "tag commit" for every tag that peels to a commit, from
+# one git process (a rev-parse per tag cost the cross-checks minutes)
+commit_tags() {
+	git -C "$1" for-each-ref --format='refs/tags/%(refname:strip=2)^{commit} %(refname:strip=2)' \
+		refs/tags |
+		git -C "$1" cat-file --batch-check='%(objecttype) %(objectname) %(rest)' 2>/dev/null |
+		awk '$1 == "commit" { print $3, $2 }'
+}
+
 # release_tags REPO: "key tag" for every release tag that peels to a commit
 release_tags() {
-	git -C "$1" tag -l | grep -E "$RELEASE_RE" | while read -r t; do
-		git -C "$1" rev-parse -q --verify "refs/tags/$t^{commit}" >/dev/null 2>&1 && echo "$t"
-	done | awk "$KVER_AWK"' { print kkey($1), $1 }'
+	commit_tags "$1" | awk '{ print $1 }' | grep -E "$RELEASE_RE" |
+		awk "$KVER_AWK"' { print kkey($1), $1 }'
+}
+
+# first_releases REPO RELEASES: "commit tag" for every commit some release
+# of RELEASES ("key tag" lines) contains, tag the lowest key among them.
+# Written apart from patchver's C: git lists the DAG once, then awk marks,
+# release by release in key order, what each reaches that no lower one did
+# (what a lower release reached is closed under parents: the walk stops there).
+first_releases() {
+	local repo=$1 releases=$2
+	awk '
+	FILENAME == ARGV[1] { par[$1] = substr($0, length($1) + 2); next }
+	FILENAME == ARGV[2] { peeled[$1] = $2; next }
+	{
+		t = $2
+		if (!(t in peeled) || (peeled[t] in first))
+			next
+		n = 0
+		stack[++n] = peeled[t]
+		first[peeled[t]] = t
+		while (n) {
+			k = split(par[stack[n--]], p, " ")
+			for (i = 1; i <= k; i++)
+				if (!(p[i] in first)) {
+					first[p[i]] = t
+					stack[++n] = p[i]
+				}
+		}
+	}
+	END { for (c in first) print c, first[c] }' \
+		<(git -C "$repo" rev-list --all --parents) <(commit_tags "$repo") \
+		<(sort "$releases") | sort
 }
 
 scratch() { mktemp -d "${TMPDIR:-/tmp}/patchver-test.XXXXXX"; }
