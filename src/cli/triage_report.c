@@ -119,6 +119,8 @@ static void text_evidence(struct front *f, const struct triage *t)
 			printf("%s (not resolved: %s)\n",
 			       *e->ref ? e->ref : e->claimed_subject ? e->claimed_subject : "",
 			       e->unresolved ? e->unresolved : "not in this repository");
+			for (unsigned k = 0; k < e->ambiguity.ncandidates; k++)
+				commit_line(f, e->ambiguity.candidates[k], "    could be    ");
 			continue;
 		}
 		commit_line(f, e->commit, "");
@@ -380,12 +382,14 @@ static void print_triage_text(struct front *f, const struct triage *t)
 	text_fits(f, g);
 }
 
+/* key: the commit as an object under key (NULL: an array's element) */
 static void json_commit(struct front *f, const char *key, uint32_t c)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	char *subj;
 
-	json_key(&f->json, key);
+	if (key)
+		json_key(&f->json, key);
 	if (c == PV_NONE) {
 		json_null(&f->json);
 		return;
@@ -416,6 +420,13 @@ static void json_evidence(struct front *f, const struct triage *t)
 			json_kstr(j, "phrase", e->phrase);
 		if (e->unresolved)
 			json_kstr(j, "unresolved", e->unresolved);
+		if (e->ambiguity.ncandidates) {
+			json_key(j, "candidates");
+			json_arr_begin(j);
+			for (unsigned k = 0; k < e->ambiguity.ncandidates; k++)
+				json_commit(f, NULL, e->ambiguity.candidates[k]);
+			json_arr_end(j);
+		}
 		if (e->claimed_subject)
 			json_kstr(j, "claimed_subject", e->claimed_subject);
 		json_kbool(j, "subject_mismatch", e->subject_mismatch);

@@ -230,29 +230,37 @@ out:
 	return ret;
 }
 
-uint32_t rev_find_hex(struct dag *dag, const char *hex)
+size_t rev_find_hex_all(struct dag *dag, const char *hex, uint32_t *out, size_t max)
 {
-	uint32_t idx[2], i;
+	uint32_t i;
 	git_oid oid;
 	char lower[GIT_OID_HEXSZ + 1];
 	size_t len = strlen(hex);
 
 	if (len < 7 || len > GIT_OID_HEXSZ)
-		return PV_NONE;
+		return 0;
 	for (size_t k = 0; k <= len; k++)
 		lower[k] = (char)tolower((unsigned char)hex[k]);
-	if (len == GIT_OID_HEXSZ && git_oid_fromstr(&oid, lower) == 0) {
-		i = dag_find(dag, &oid);
-		if (i != PV_NONE && dag->loaded[i])
-			return i;
+	if (len < GIT_OID_HEXSZ || git_oid_fromstr(&oid, lower) < 0)
+		return dag_find_prefix(dag, lower, out, max);
+	i = dag_find(dag, &oid);
+	if (i == PV_NONE || !dag->loaded[i]) {
 		if (!git_odb_exists(dag->odb, &oid))
-			return PV_NONE;
+			return 0;
 		i = dag_intern(dag, &oid);
 		if ((dag->lazy ? dag_parse(dag, i) : dag_load(dag, i)) < 0) {
 			git_error_clear();
-			return PV_NONE;
+			return 0;
 		}
-		return i;
 	}
-	return dag_find_prefix(dag, lower, idx, 2) == 1 ? idx[0] : PV_NONE;
+	if (max)
+		out[0] = i;
+	return 1;
+}
+
+uint32_t rev_find_hex(struct dag *dag, const char *hex)
+{
+	uint32_t idx[2];
+
+	return rev_find_hex_all(dag, hex, idx, 2) == 1 ? idx[0] : PV_NONE;
 }

@@ -21,7 +21,9 @@ static const char *const before_phrases[] = {
 	"caused by", "created by", "regression from", "regression in", "regression of",
 	"regressed by", "regressed in", "regressed with", "broken by", "broken in",
 	"breakage from", "breakage in", "breakage caused by", "fallout from",
-	"since", "reverts", "revert", "reverting", NULL,
+	"since", "reverts", "revert", "reverting", "offending",
+	/* "This reverts changes done in commit X" */
+	"changes done in", "changes made in", "changes made by", NULL,
 };
 /* ... and just after it: "commit <sha> ("...") introduced/broke ..." */
 static const char *const after_phrases[] = {
@@ -74,6 +76,21 @@ static size_t hex_run(const char *p)
 	while (isxdigit((unsigned char)p[n]) && n < 40)
 		n++;
 	return isalnum((unsigned char)p[n]) ? 0 : n;
+}
+
+/*
+ * Seven hex digits, git's default abbreviation, are an id in prose only
+ * with both letters and digits: "defaced" is a word, "2010051" a number.
+ */
+static bool short_id(const char *p)
+{
+	bool letters = false, digits = false;
+
+	for (size_t i = 0; i < 7; i++) {
+		letters |= isalpha((unsigned char)p[i]) != 0;
+		digits |= isdigit((unsigned char)p[i]) != 0;
+	}
+	return letters && digits;
 }
 
 static struct evidence *find(struct evidence_list *list, uint32_t commit, const char *ref)
@@ -247,18 +264,53 @@ static bool below_fix(struct reader *r, uint32_t c)
 }
 
 /*
+ * The commit hex names, as git reads a short id: only commits count, and
+ * of several, the one that is an ancestor of the fix (a message names what
+ * came before it).  PV_NONE when none or several are: amb says which.
+ */
+static uint32_t pick(struct reader *r, const char *hex, struct ambiguity *amb)
+{
+	uint32_t cand[8], below[8];
+	size_t n = rev_find_hex_all(&r->h->dag, hex, cand, 8), nbelow = 0;
+
+	memset(amb, 0, sizeof(*amb));
+	if (n == 1)
+		return cand[0];
+	if (n > 8)
+		n = 8;
+	for (size_t i = 0; i < n; i++)
+		if (below_fix(r, cand[i]))
+			below[nbelow++] = cand[i];
+	if (nbelow == 1)
+		return below[0];
+	if (n) {
+		const uint32_t *shown = nbelow ? below : cand;
+		amb->candidates[0] = shown[0];
+		amb->candidates[1] = shown[1];
+		amb->ncandidates = 2;
+		amb->below_fix = (unsigned)nbelow;
+	}
+	return PV_NONE;
+}
+
+/*
  * The sha hex (commit c, or PV_NONE) the message names, and the subject
  * written after it (at after): resolved, checked, why not when not.
  */
 static void resolve(struct reader *r, struct evidence *e, const char *hex, uint32_t c,
-		    const char *after)
+		    const struct ambiguity *amb, const char *after)
 {
 	snprintf(e->ref, sizeof(e->ref), "%s", hex);
 	e->commit = c;
-	if (c == PV_NONE)
+	if (amb && amb->ncandidates) {
+		e->ambiguity = *amb;
+		e->unresolved = amb->below_fix ? "ambiguous: more than one commit below the fix" :
+				"ambiguous: no commit below the fix";
+	} else if (c == PV_NONE) {
 		e->unresolved = unresolved_reason(r->h->repo, hex);
-	else
+	} else {
 		e->not_ancestor = !below_fix(r, c);
+	}
 	e->claimed_subject = subject_after(after);
 	check_subject(r->h, e);
 }
@@ -270,6 +322,7 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 	char hex[41];
 	uint32_t c;
 	struct evidence *e;
+	struct ambiguity amb;
 
 	memcpy(hex, p, n);
 	hex[n] = '\0';
@@ -277,21 +330,30 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 		phrase = phrase_after(after);
 	if (r->has_up && !strncasecmp(r->up, hex, n))
 		return;
-	c = rev_find_hex(&r->h->dag, hex);
-	if (c == r->fix || find(r->list, c, hex))
+	c = pick(r, hex, &amb);
+	if (c == r->fix)
 		return;
+	if ((e = find(r->list, c, hex))) {
+		/* "Commit X (...) moved ...  The offending commit X": named */
+		if (phrase && e->kind == EV_MENTION) {
+			e->kind = EV_NAMED;
+			e->phrase = xstrdup(phrase);
+		}
+		return;
+	}
 	if (c == PV_NONE && strspn(hex, "0123456789") == n)
 		return;     /* a number ("since 20100512"), not a sha */
 	if (!phrase) {
 		/* "commit <sha>" alone: a weaker hint; a bare hex run is nothing */
-		if (c == PV_NONE || p - flat < 7 || strncasecmp(p - 7, "commit ", 7))
+		if ((c == PV_NONE && !amb.ncandidates) || p - flat < 7 ||
+		    strncasecmp(p - 7, "commit ", 7))
 			return;
 		e = evidence_add(r->list, EV_MENTION);
 	} else {
 		e = evidence_add(r->list, EV_NAMED);
 		e->phrase = xstrdup(phrase);
 	}
-	resolve(r, e, hex, c, p + n);
+	resolve(r, e, hex, c, &amb, p + n);
 }
 
 /*
@@ -420,6 +482,7 @@ static void fixes_line(struct reader *r, const char *p)
 {
 	size_t n = hex_run(p);
 	struct evidence *e, *old;
+	struct ambiguity amb;
 	char hex[41];
 	uint32_t c;
 
@@ -427,7 +490,7 @@ static void fixes_line(struct reader *r, const char *p)
 		return;
 	memcpy(hex, p, n);
 	hex[n] = '\0';
-	c = rev_find_hex(&r->h->dag, hex);
+	c = pick(r, hex, &amb);
 	old = find(r->list, c, hex);
 	if (old && old->kind != EV_FIXES) {
 		/* a trailer beats the same commit named in prose */
@@ -453,7 +516,7 @@ static void fixes_line(struct reader *r, const char *p)
 	} else {
 		e = evidence_add(r->list, EV_FIXES);
 	}
-	resolve(r, e, hex, c, p + n);
+	resolve(r, e, hex, c, &amb, p + n);
 }
 
 static void trailer(struct reader *r, const char *s)
@@ -503,7 +566,7 @@ void evidence_read(struct evidence_list *list, struct history *h, uint32_t fix,
 		size_t n;
 		if (p > flat.buf && isalnum((unsigned char)p[-1]))
 			continue;
-		if ((n = hex_run(p)) >= 8) {
+		if ((n = hex_run(p)) >= 8 || (n == 7 && short_id(p))) {
 			named_sha(&r, flat.buf, p, n);
 			p += n - 1;
 		}

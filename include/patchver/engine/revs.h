@@ -1,6 +1,7 @@
 #ifndef PATCHVER_REVS_H
 #define PATCHVER_REVS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <git2/oid.h>
 #include <git2/types.h>  /* types only: the front includes this */
@@ -33,5 +34,12 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
  * it if needed; PV_NONE if absent or ambiguous.  Never prints.
  */
 uint32_t rev_find_hex(struct dag *dag, const char *hex);
+
+/*
+ * Every commit hex (7 to 40 digits) may name: at most max of them written
+ * to out, their number returned (0: none).  Objects that are not commits
+ * do not count, as for `git log <short>`.  Never prints.
+ */
+size_t rev_find_hex_all(struct dag *dag, const char *hex, uint32_t *out, size_t max);
 
 #endif

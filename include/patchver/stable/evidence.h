@@ -31,11 +31,22 @@ enum evidence_kind {
 	EV_BLAME,
 };
 
+/*
+ * A short id that prefixes more than one commit: two of them (both below
+ * the fix when below_fix > 1; none is below it when below_fix is 0).
+ */
+struct ambiguity {
+	uint32_t candidates[2];
+	unsigned ncandidates;
+	unsigned below_fix;
+};
+
 struct evidence {
 	enum evidence_kind kind;
 	char ref[41];               /* the sha as written (blame: full) */
 	uint32_t commit;            /* PV_NONE: not resolved, see unresolved */
-	const char *unresolved;     /* "unknown", "ambiguous", "a tree", ... */
+	const char *unresolved;     /* "unknown", "ambiguous...", "a tree", ... */
+	struct ambiguity ambiguity; /* the candidates of an ambiguous short id */
 	char *phrase;               /* EV_NAMED: "introduced by", "quoted subject" */
 	char *claimed_subject;      /* the subject the message gives, if any */
 	bool subject_mismatch;

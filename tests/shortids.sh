@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Commit ids of 7 hex digits (git's default abbreviation) in a fix's message,
+# on a history made here with fixed names and dates (the same ids every run):
+#   - "introduced in commit <7>" and "Revert commit <7>" name the culprit;
+#   - "Commit <7> (...) did X.  The offending commit <7> ...": named, not a
+#     bare mention;
+#   - an id two commits share resolves to the one below the fix; when both
+#     or neither are below it, the evidence says so and shows both;
+#   - 7 hex letters ("defaced") or 7 digits are words and numbers, not ids,
+#     even where a commit's id starts with them.
+. "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
+tmp=$(scratch)
+trap 'rm -rf "$tmp"' EXIT
+repo=$tmp/repo.git
+git init -q --bare -b master "$repo"
+
+# A chain of 20,400 commits: among that many, two ids share 7 digits
+# (9d396bb, commits 10,663 and 20,393; the test finds them, it does not
+# name them).
+awk -v N=20400 'BEGIN {
+	for (i = 1; i <= N; i++) {
+		msg = "step " i
+		printf "commit refs/heads/master\nmark :%d\n", i
+		printf "committer T <t@patchver.invalid> %d +0000\n", 1262304000 + i * 60
+		printf "data %d\n%s\n", length(msg), msg
+		if (i == 1)
+			printf "M 644 inline a.c\ndata 6\nint a;\n\n"
+		else
+			printf "from :%d\n\n", i - 1
+	}
+}' | git -C "$repo" fast-import --quiet
+git -C "$repo" rev-list --reverse master > "$tmp/chain"
+root=$(head -1 "$tmp/chain")
+short=$(cut -c1-7 "$tmp/chain" | sort | uniq -d | head -1)
+expect_eq "$(grep -c "^$short" "$tmp/chain")" 2 "two commits of the chain share the id $short"
+older=$(grep "^$short" "$tmp/chain" | head -1)
+newer=$(grep "^$short" "$tmp/chain" | tail -1)
+
+n=0
+# fix BRANCH FROM MESSAGE: a commit changing a.c on BRANCH, whose parent is FROM
+fix() {
+	n=$((n + 1))
+	git -C "$repo" fast-import --quiet <<EOF
+commit refs/heads/$1
+committer T <t@patchver.invalid> $((1300000000 + n * 60)) +0000
+data <<EOM
+$3
+EOM
+from $2
+M 644 inline a.c
+data <<EOD
+int a = $n;
+EOD
+
+EOF
+	git -C "$repo" rev-parse "refs/heads/$1"
+}
+git -C "$repo" tag v3.0 "$root"
+git -C "$repo" tag v3.1 "$(sed -n 5000p "$tmp/chain")"
+git -C "$repo" tag v3.2 "$(sed -n 15000p "$tmp/chain")"
+
+# triage FIX: the message's evidence, as JSON
+triage() {
+	"$PATCHVER" -C "$repo" --triage "$1" --evidence message --json > "$tmp/out.json" 2> "$tmp/err"
+	expect_eq "$?" 0 "triage of $1 exits 0 ($(head -1 "$tmp/err"))"
+}
+# evidence FIELD: that field of the message's evidence (one line each)
+evidence() { jq -r ".results[0].evidence[] | select(.kind != \"blame\") | $1" "$tmp/out.json"; }
+
+# the first commit at or after line N of the chain whose id's first 7 digits
+# are letters and digits (want=id), only digits (want=number) or only letters
+short_at() {
+	awk -v from="$1" -v want="$2" 'NR >= from {
+		s = substr($1, 1, 7)
+		kind = s ~ /^[0-9]+$/ ? "number" : s ~ /^[a-f]+$/ ? "word" : "id"
+		if (kind == want) { print $1; exit }
+	}' "$tmp/chain"
+}
+
+# a unique 7-digit culprit, in the prose
+culprit=$(short_at 4000 id)
+f=$(fix plain master "a: fix the value
+
+This is a regression introduced in commit ${culprit:0:7}.")
+triage "$f"
+expect_eq "$(evidence '.kind + " " + .phrase + " " + .target.commit')" \
+	"named introduced in $culprit" "introduced in commit <7>: the culprit"
+expect_eq "$(jq -r '.results[0].introducers[].commit.commit' "$tmp/out.json")" "$culprit" \
+	"introduced in commit <7>: the verdict's introducer"
+
+# Revert commit <7>
+reverted=$(short_at 6000 id)
+f=$(fix revert master "Revert commit ${reverted:0:7}
+
+It broke the value.")
+triage "$f"
+expect_eq "$(evidence '.phrase + " " + .target.commit')" "revert $reverted" "Revert commit <7>"
+
+# a mention first, the culprit's word later
+mentioned=$(short_at 7000 id)
+f=$(fix mention master "a: the value again
+
+Commit ${mentioned:0:7} (step 7000) moved the value around.  The
+offending commit ${mentioned:0:7} was released with v3.1.")
+triage "$f"
+expect_eq "$(evidence '.kind + " " + .phrase + " " + .target.commit')" \
+	"named offending $mentioned" "a mention made named by a later phrase"
+
+# the shared id: both below the fix
+f=$(fix both master "a: fix the value
+
+Broken by commit $short.")
+triage "$f"
+expect_eq "$(evidence '.target')" null "two candidates below the fix: none chosen"
+expect_eq "$(evidence .unresolved)" "ambiguous: more than one commit below the fix" \
+	"two candidates below the fix: said"
+expect_eq "$(evidence '.candidates[].commit' | sort | tr '\n' ' ')" \
+	"$(printf '%s\n' "$older" "$newer" | sort | tr '\n' ' ')" "two candidates below the fix: both shown"
+"$PATCHVER" -C "$repo" --triage "$f" --evidence message > "$tmp/out.txt" 2>&1
+expect_eq "$(grep -c "could be    ${older:0:12}\|could be    ${newer:0:12}" "$tmp/out.txt")" 2 \
+	"two candidates below the fix: both in the text"
+expect_contains "$(cat "$tmp/out.txt")" "$short (not resolved: ambiguous: more than one commit below the fix)" \
+	"two candidates below the fix: the text says why"
+
+# the shared id: one below the fix (a branch from the older one)
+f=$(fix one "$older" "a: fix the value
+
+Broken by commit $short.")
+triage "$f"
+expect_eq "$(evidence '.target.commit')" "$older" "one candidate below the fix: that one"
+
+# the shared id: none below the fix
+f=$(fix none "$root" "a: fix the value
+
+Broken by commit $short.")
+triage "$f"
+expect_eq "$(evidence .unresolved)" "ambiguous: no commit below the fix" "no candidate below the fix: said"
+expect_eq "$(evidence '.candidates | length')" 2 "no candidate below the fix: both shown"
+
+# 7 digits, and 7 hex letters, are not ids even where a commit starts so
+number=$(short_at 1 number)
+word=$(short_at 1 word)
+expect_eq "$([ -n "$number" ] && [ -n "$word" ] && echo found)" found "the chain has a number-like and a word-like id"
+f=$(fix words master "a: the value
+
+Broken since ${number:0:7} runs, caused by ${word:0:7} words.")
+triage "$f"
+expect_eq "$(evidence .ref)" "" "7 digits and 7 hex letters name nothing"
+finish
