@@ -7,6 +7,9 @@
 #   tools/setup.sh test   install, build, and run the whole test suite
 #                         (under AddressSanitizer + UBSan; the parsers under libFuzzer
 #                         for 40 s each; kernel boots on the normal build)
+#   tools/setup.sh quick  a contributor's check: build, then the unit tests and the
+#                         small fixtures' cross-checks and CLI tests (ctest -L quick,
+#                         a few minutes on 2 cores; no kernel, no sanitizer)
 #
 # Packages are installed only when missing, so a warm machine skips apt.
 set -eu
@@ -69,8 +72,14 @@ test)
 	tests/fuzz/run.sh 40 build-fuzz
 	ctest --test-dir build --output-on-failure -L boot
 	;;
+quick)
+	PACKAGES="$PACKAGES $TEST_PACKAGES"
+	install_packages
+	build build
+	ctest --test-dir build --output-on-failure -j "$(nproc)" -L quick
+	;;
 *)
-	echo "usage: tools/setup.sh demo|test" >&2
+	echo "usage: tools/setup.sh demo|test|quick" >&2
 	exit 2
 	;;
 esac
