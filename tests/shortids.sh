@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Commit ids of 7 hex digits (git's default abbreviation) in a fix's message,
 # on a history made here with fixed names and dates (the same ids every run):
-#   - "introduced in commit <7>" and "Revert commit <7>" name the culprit;
+#   - "introduced in commit <7>" and "Revert commit <7>" name the culprit, and
+#     so do the era's other forms ("Due to this commit: <7>", "Revert part
+#     of <7>", "introduced by the following commit: <7>", "Since (<7>: ...)");
 #   - "Commit <7> (...) did X.  The offending commit <7> ...": named, not a
 #     bare mention;
 #   - an id two commits share resolves to the one below the fix; when both
@@ -95,6 +97,18 @@ f=$(fix revert master "Revert commit ${reverted:0:7}
 It broke the value.")
 triage "$f"
 expect_eq "$(evidence '.phrase + " " + .target.commit')" "revert $reverted" "Revert commit <7>"
+
+# the forms of the 2.6 era: "due to this commit: X", "Revert part of X",
+# "introduced by the following commit: X", "Since (X: subject)"
+for form in "Due to this commit: %s the value is wrong." "kbuild: Revert part of %s" \
+	"This is a bug introduced by the following commit: %s" "Since (%s: a subject) it is wrong."; do
+	named=$(short_at $((7500 + ${#form} * 10)) id)
+	f=$(fix "form${#form}" master "a: the value
+
+$(printf "$form" "${named:0:7}")")
+	triage "$f"
+	expect_eq "$(evidence '.kind + " " + .target.commit')" "named $named" "$(printf "$form" "<7>")"
+done
 
 # a mention first, the culprit's word later
 mentioned=$(short_at 7000 id)

@@ -21,7 +21,7 @@ static const char *const before_phrases[] = {
 	"caused by", "created by", "regression from", "regression in", "regression of",
 	"regressed by", "regressed in", "regressed with", "broken by", "broken in",
 	"breakage from", "breakage in", "breakage caused by", "fallout from",
-	"since", "reverts", "revert", "reverting", "offending",
+	"since", "reverts", "revert", "reverting", "offending", "due to",
 	/* "This reverts changes done in commit X" */
 	"changes done in", "changes made in", "changes made by", NULL,
 };
@@ -32,7 +32,9 @@ static const char *const after_phrases[] = {
 /* Words that may stand between a phrase and the sha. */
 static const char *const filler[] = {
 	"commit", "the", "patch", "change", "changeset", "cset", "git", "upstream",
-	"mainline", "recent", "earlier", "in", NULL,
+	"mainline", "recent", "earlier", "in", "following", "this",
+	"part", "of",   /* "Revert part of X" */
+	NULL,
 };
 
 struct evidence *evidence_add(struct evidence_list *list, enum evidence_kind kind)
@@ -197,7 +199,8 @@ static const char *phrase_before(const char *start, const char *end)
 		size_t len;
 		bool skipped = false;
 
-		while (end > start && (isspace((unsigned char)end[-1]) || end[-1] == ':'))
+		/* "introduced by the following commit: X", "Since (X: ...", "# X" */
+		while (end > start && (isspace((unsigned char)end[-1]) || strchr(":(#", end[-1])))
 			end--;
 		for (size_t i = 0; before_phrases[i]; i++) {
 			len = strlen(before_phrases[i]);
@@ -261,6 +264,14 @@ static bool below_fix(struct reader *r, uint32_t c)
 	if (!r->below)
 		r->below = dag_ancestors(&r->h->dag, &r->fix, 1);
 	return r->below && r->below[c] && c != r->fix;
+}
+
+/* "commit <sha>", "Commit: <sha>" */
+static bool after_commit_word(const char *flat, const char *p)
+{
+	if (p - flat >= 7 && !strncasecmp(p - 7, "commit ", 7))
+		return true;
+	return p - flat >= 8 && !strncasecmp(p - 8, "commit: ", 8);
 }
 
 /*
@@ -345,8 +356,7 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 		return;     /* a number ("since 20100512"), not a sha */
 	if (!phrase) {
 		/* "commit <sha>" alone: a weaker hint; a bare hex run is nothing */
-		if ((c == PV_NONE && !amb.ncandidates) || p - flat < 7 ||
-		    strncasecmp(p - 7, "commit ", 7))
+		if ((c == PV_NONE && !amb.ncandidates) || !after_commit_word(flat, p))
 			return;
 		e = evidence_add(r->list, EV_MENTION);
 	} else {
