@@ -92,6 +92,25 @@ expect_contains "$text" "earlier commits to its files missing there: ${c8:0:12}"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 9.9 >/dev/null 2>"$tmp/err"
 expect_eq "$?" 2 "unknown series: exit"
 expect_contains "$(cat "$tmp/err")" "no release tag v9.9" "unknown series: message"
+# series as maintainers write them; what is not a series
+expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30.y --json | jq -c .audit)" \
+	"$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --json | jq -c .audit)" \
+	"--series 2.6.30.y is 2.6.30"
+for bad in 2.6.30.y.z 2.6 "" x.y; do
+	"$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series "$bad" >/dev/null 2>"$tmp/err"
+	expect_eq "$?" 2 "--series '$bad': exit"
+	expect_contains "$(cat "$tmp/err")" "'$bad'" "--series '$bad': the message names it"
+done
+# a series with no stable tag here (a copy with v2.6.29): said, and marked
+git clone -q --bare "$r" "$tmp/untagged.git"
+GIT_COMMITTER_DATE="1243814400 +0000" git -C "$tmp/untagged.git" tag -a -m v2.6.29 v2.6.29 v2.6.30^{commit}
+j=$("$PATCHVER" -C "$tmp/untagged.git" --audit v2.6.30..v2.6.31-rc1 --series 2.6.29,2.6.30 --json 2>"$tmp/err")
+expect_eq "$?" 0 "a series without stable tags: exit"
+expect_contains "$(cat "$tmp/err")" \
+	"warning: --series 2.6.29: no stable tag or branch in this repository; only v2.6.29 is judged" \
+	"a series without stable tags: the warning"
+expect_eq "$(jq -r '[.audit.series[] | "\(.series)=\(.stable_tags)"] | join(" ")' <<<"$j")" \
+	"2.6.29=false 2.6.30=true" "a series without stable tags: JSON"
 "$PATCHVER" -C "$r" --audit v2.6.30 --series 2.6.30 >/dev/null 2>&1
 expect_eq "$?" 2 "a range without ..: exit"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 >/dev/null 2>&1

@@ -106,6 +106,7 @@ static void print_json(const struct history *h, const struct audit_result *a,
 		json_kstr(&j, "series", a->series[k].name);
 		json_kstr(&j, "base", a->series[k].base);
 		json_kstr(&j, "tip", a->series[k].tip);
+		json_kbool(&j, "stable_tags", a->series[k].stable_tags);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
@@ -183,6 +184,20 @@ static void print_json(const struct history *h, const struct audit_result *a,
 	json_obj_end(&j);
 }
 
+/* A series without stable tags here: what the audit says of it is partial. */
+static void warn_untagged(const struct audit_series *s)
+{
+	if (s->stable_tags)
+		return;
+	if (strcmp(s->tip, s->base))
+		fprintf(stderr, "patchver: warning: --series %s: no stable tag in this repository; "
+			"its stable line is read from %s only\n", s->name, s->tip);
+	else
+		fprintf(stderr, "patchver: warning: --series %s: no stable tag or branch in this "
+			"repository; only %s is judged, its stable line is unknown here\n",
+			s->name, s->base);
+}
+
 int audit_report(struct history *h, const struct audit_report_opts *o)
 {
 	struct audit_opts ao = { o->range, o->series, o->needed_all };
@@ -195,6 +210,8 @@ int audit_report(struct history *h, const struct audit_report_opts *o)
 		ret = pv_error_wrap(ret, "--series ");
 	if (ret)
 		return diag_exit(ret);
+	for (size_t k = 0; k < res.nseries; k++)
+		warn_untagged(&res.series[k]);
 	if (o->json)
 		print_json(h, &res, o);
 	else

@@ -1,6 +1,7 @@
 /*
  * --audit: a merge window's commits against stable series.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct pid_entry {
 struct stable_series {
 	char name[32];
 	uint32_t base_tag, base;
+	bool stable_tags;           /* the repository has a stable tag of the series */
 	uint32_t tip;               /* newest commit: the last tag, or the branch */
 	char *tip_name;
 	bool *in_base;              /* ancestors of vX.Y */
@@ -114,6 +116,30 @@ static uint32_t series_branch(struct audit *a, const struct stable_series *s, ch
 	return found;
 }
 
+/*
+ * A series as maintainers write it, "2.6.34", "2.6.34.y", "v3.2.y", into
+ * its name ("2.6.34"): numbers, two of them from 3.0 on, three for 2.6.
+ */
+static int series_name(const char *arg, char name[32])
+{
+	const char *p = arg + (*arg == 'v');
+	size_t len = strlen(p), dots = 0;
+
+	if (len > 2 && !strcmp(p + len - 2, ".y"))
+		len -= 2;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '.' && i && p[i - 1] != '.' && i + 1 < len)
+			dots++;
+		else if (!isdigit((unsigned char)p[i]))
+			dots = 99;
+	}
+	if (len >= 32 || dots != (strncmp(p, "2.", 2) ? 1u : 2u))
+		return pv_error_set(PV_EINVALID, "'%s' is not a stable series: "
+				    "write X.Y or X.Y.y (3.2, 2.6.34.y)", arg);
+	snprintf(name, 32, "%.*s", (int)len, p);
+	return 0;
+}
+
 static int open_series(struct audit *a, struct stable_series *s, const char *name)
 {
 	const struct tag_table *t = &a->h->tags;
@@ -151,6 +177,7 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 		if (strcmp(sn, name) || !kver_is_stable(&t->v[r].ver) || t->v[r].commit == PV_NONE)
 			continue;
 		assign(s, dag, t->v[r].commit, r);
+		s->stable_tags = true;
 		s->tip = t->v[r].commit;
 		free(s->tip_name);
 		s->tip_name = xstrdup(t->v[r].shortname);
@@ -745,6 +772,7 @@ static void hand_over(struct audit *a, struct audit_result *out)
 		memcpy(out->series[k].name, a->s[k].name, sizeof(out->series[k].name));
 		out->series[k].base = a->h->tags.v[a->s[k].base_tag].shortname;
 		out->series[k].tip = a->s[k].tip_name;
+		out->series[k].stable_tags = a->s[k].stable_tags;
 		a->s[k].tip_name = NULL;
 	}
 	a->rows = NULL;
@@ -788,12 +816,17 @@ int audit_run(struct audit_result *out, struct history *h, const struct audit_op
 	history_load_branches(h);
 	contain_init(&a.c, h);
 	ret = collect(&a);
-	for (char *name = strtok_r(list, ",", &save); name && !ret;
-	     name = strtok_r(NULL, ",", &save)) {
+	for (char *arg = strtok_r(list, ",", &save); arg && !ret;
+	     arg = strtok_r(NULL, ",", &save)) {
+		char name[32];
+		if ((ret = series_name(arg, name)))
+			break;
 		a.s = xrealloc(a.s, (a.ns + 1) * sizeof(*a.s));
 		memset(&a.s[a.ns], 0, sizeof(*a.s));
 		ret = open_series(&a, &a.s[a.ns++], name);
 	}
+	if (!ret && !a.ns)
+		ret = pv_error_set(PV_EINVALID, "'%s' names no series", o->series);
 	for (size_t k = 0; !ret && k < a.ns; k++)
 		index_series(&a, &a.s[k]);
 	if (!ret)

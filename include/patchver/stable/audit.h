@@ -58,6 +58,7 @@ struct audit_series {
 	char name[32];              /* "2.6.34" */
 	const char *base;           /* its release tag, v2.6.34 */
 	char *tip;                  /* its newest tag, or its branch */
+	bool stable_tags;           /* false: no stable tag of it here, its stable line unknown */
 };
 
 struct audit_result {
