@@ -111,6 +111,25 @@ expect_contains "$(cat "$tmp/err")" \
 	"a series without stable tags: the warning"
 expect_eq "$(jq -r '[.audit.series[] | "\(.series)=\(.stable_tags)"] | join(" ")' <<<"$j")" \
 	"2.6.29=false 2.6.30=true" "a series without stable tags: JSON"
+# mainline reverts in the range (a copy, so the counts above stay): c10
+# reverted is not missing; c9 reverted, then the revert reverted, is again
+git clone -q "$r" "$tmp/reverts"
+(cd "$tmp/reverts" && t=$((t + 7200)) &&
+	GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git revert --no-edit "$c10" >/dev/null &&
+	GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git revert --no-edit "$c9" >/dev/null &&
+	GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git revert --no-edit HEAD >/dev/null)
+expect_eq "$?" 0 "the reverts made"
+rv=$(git -C "$tmp/reverts" rev-parse HEAD~2)
+j=$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --json)
+expect_eq "$(jq -r --arg c "$c10" '.audit.commits[] | select(.commit == $c) | .reverted_by' <<<"$j")" "$rv" \
+	"a fix reverted in the range: reverted_by"
+expect_eq "$(jq -r --arg c "$c9" '.audit.commits[] | select(.commit == $c) | .reverted_by' <<<"$j")" null \
+	"a fix whose revert was reverted: not reverted"
+expect_eq "$(jq -r '.audit.summary["2.6.30"].needed_reverted' <<<"$j")" 1 "reverted and needed: counted"
+expect_eq "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --only missing --json |
+	jq -r '[.audit.commits[].commit[0:12]] | join(" ")')" "${c9:0:12}" "--only missing: the reverted fix out"
+expect_contains "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30)" \
+	"reverted in mainline by ${rv:0:12}: not to be backported" "text: the revert said"
 "$PATCHVER" -C "$r" --audit v2.6.30 --series 2.6.30 >/dev/null 2>&1
 expect_eq "$?" 2 "a range without ..: exit"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 >/dev/null 2>&1

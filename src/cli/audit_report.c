@@ -21,6 +21,9 @@ static void print_row(const struct history *h, const struct audit_result *a,
 		       c->applies < 0 ? ' ' : c->applies ? '+' : 'x');
 	}
 	printf("] %.12s %s\n", git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject);
+	if (r->reverted_by != PV_NONE)
+		printf("%*sreverted in mainline by %.12s: not to be backported\n", 16, "",
+		       git_oid_tostr_s(&h->dag.oids[r->reverted_by]));
 	for (size_t k = 0; k < a->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
 		printf("%*s%s%s%s: %s", 16, "", a->nseries > 1 ? a->series[k].name : "", a->nseries > 1 ? " " : "",
@@ -58,7 +61,7 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct audit_row *r = &a->rows[i];
 		const struct audit_cell *c = &r->cells[k];
-		if (c->needed != 'N' || c->present != PV_NONE || r->fix.cls != FIXCLASS_FIX)
+		if (!audit_missing(r, c) || r->fix.cls != FIXCLASS_FIX)
 			continue;
 		printf("    [%c] %.12s %s%s\n", r->mark,
 		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject,
@@ -66,6 +69,9 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 	}
 	printf("  possible candidates (looks like a fix, needed): %zu; missing: %zu "
 	       "(--only possible lists them)\n", n.possible_needed, n.possible_missing);
+	if (n.reverted)
+		printf("  reverted in mainline within the range (needed, not missing): %zu\n",
+		       n.reverted);
 	printf("  not needed (the code came after %s): %zu fixes, %zu possible; unknown: %zu\n",
 	       s->base, n.unneeded_fix, n.unneeded_possible, n.unknown);
 	printf("  present: %zu (%zu by upstream line, %zu by patch-id only; %zu of them not a fix)\n",
@@ -122,6 +128,8 @@ static void print_json(const struct history *h, const struct audit_result *a,
 		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" :
 			  r->mark == 'I' ? "named-culprit" : r->mark == 'p' ? "possible" : NULL);
 		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
+		json_kstr(&j, "reverted_by", r->reverted_by == PV_NONE ? NULL :
+			  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->reverted_by]));
 		triage_report_fix_json(&j, &r->fix);
 		json_key(&j, "series");
 		json_obj_begin(&j);
@@ -171,6 +179,7 @@ static void print_json(const struct history *h, const struct audit_result *a,
 			  (int64_t)n.missing_backported_culprit);
 		json_kint(&j, "possible_candidates", (int64_t)n.possible_needed);
 		json_kint(&j, "possible_missing", (int64_t)n.possible_missing);
+		json_kint(&j, "needed_reverted", (int64_t)n.reverted);
 		json_kint(&j, "not_needed", (int64_t)(n.unneeded_fix + n.unneeded_possible));
 		json_kint(&j, "not_needed_possible", (int64_t)n.unneeded_possible);
 		json_kint(&j, "unknown", (int64_t)n.unknown);

@@ -17,6 +17,7 @@
 #include "patchver/stable/backports.h"
 #include "patchver/stable/fixclass.h"
 #include "patchver/engine/revs.h"
+#include "patchver/engine/upstream.h"
 #include "patchver/base/util.h"
 
 #define ON_BRANCH BACKMAP_ON_BRANCH  /* in the series' branch, in no tag yet */
@@ -645,6 +646,55 @@ static char mark_of(const struct fix_verdict *v)
 	return v->cls == FIXCLASS_POSSIBLE ? 'p' : '-';
 }
 
+/* The row of the window a revert names, by id or by its quoted subject. */
+static struct audit_row *reverted_row(struct audit *a, size_t revert, const uint32_t *row_of)
+{
+	char hex[41], *subject = NULL, *msg = history_message(a->h, a->rows[revert].commit);
+	struct audit_row *found = NULL;
+
+	if (upstream_revert(msg, hex, &subject)) {
+		uint32_t c = *hex ? rev_find_hex(&a->h->dag, hex) : PV_NONE;
+		if (c != PV_NONE && c < a->h->dag.nr && row_of[c] != PV_NONE)
+			found = &a->rows[row_of[c]];
+		/* older rows only: a revert follows what it reverts */
+		for (size_t i = revert + 1; !found && subject && i < a->nrows; i++)
+			if (!strcmp(a->rows[i].subject, subject))
+				found = &a->rows[i];
+	}
+	free(subject);
+	free(msg);
+	return found;
+}
+
+/*
+ * Mainline reverts inside the window, oldest first: what a revert names
+ * is no longer missing anywhere; a revert of a revert brings it back.
+ */
+static void find_reverts(struct audit *a)
+{
+	uint32_t *row_of = xmalloc(((size_t)a->h->dag.nr + 1) * sizeof(*row_of));
+	struct audit_row **target = xcalloc(a->nrows + 1, sizeof(*target));
+
+	for (uint32_t c = 0; c <= a->h->dag.nr; c++)
+		row_of[c] = PV_NONE;
+	for (size_t i = 0; i < a->nrows; i++) {
+		row_of[a->rows[i].commit] = (uint32_t)i;
+		a->rows[i].reverted_by = PV_NONE;
+	}
+	for (size_t i = a->nrows; i-- > 0;) {
+		struct audit_row *x = reverted_row(a, i, row_of);
+		if (!x)
+			continue;
+		target[i] = x;
+		x->reverted_by = a->rows[i].commit;
+		/* x was itself a revert: what it took out is back */
+		if (target[x - a->rows])
+			target[x - a->rows]->reverted_by = PV_NONE;
+	}
+	free(target);
+	free(row_of);
+}
+
 static int read_rows(struct audit *a)
 {
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -677,14 +727,20 @@ static int read_rows(struct audit *a)
 		if (i % 250 == 0 || i + 1 == a->nrows)
 			pv_progress("audit", "commits", i + 1, a->nrows);
 	}
+	find_reverts(a);
 	/* oldest first, so that prerequisites (older rows) are judged already */
 	for (size_t i = a->nrows; i-- > 0;)
 		for (size_t k = 0; k < a->ns; k++) {
 			struct audit_cell *cell = &a->rows[i].cells[k];
-			if (cell->needed == 'N' && cell->present == PV_NONE)
+			if (audit_missing(&a->rows[i], cell))
 				judge_applies(a, &a->s[k], i, cell);
 		}
 	return 0;
+}
+
+bool audit_missing(const struct audit_row *r, const struct audit_cell *c)
+{
+	return c->needed == 'N' && c->present == PV_NONE && r->reverted_by == PV_NONE;
 }
 
 bool audit_listed(const struct audit_result *res, const struct audit_row *r, const char *only)
@@ -693,7 +749,7 @@ bool audit_listed(const struct audit_result *res, const struct audit_row *r, con
 		return true;
 	for (size_t k = 0; k < res->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
-		bool missing = c->needed == 'N' && c->present == PV_NONE;
+		bool missing = audit_missing(r, c);
 		if ((!strcmp(only, "missing") && missing && r->fix.cls == FIXCLASS_FIX) ||
 		    (!strcmp(only, "possible") && missing && r->fix.cls == FIXCLASS_POSSIBLE) ||
 		    (!strcmp(only, "present") && c->present != PV_NONE) ||
@@ -709,17 +765,19 @@ void audit_count(const struct audit_result *res, size_t k, struct audit_counts *
 	for (size_t i = 0; i < res->nrows; i++) {
 		const struct audit_row *r = &res->rows[i];
 		const struct audit_cell *c = &r->cells[k];
-		bool fix = r->fix.cls == FIXCLASS_FIX, missing = c->present == PV_NONE;
+		bool fix = r->fix.cls == FIXCLASS_FIX, absent = c->present == PV_NONE;
+		bool missing = audit_missing(r, c);
 
 		n->marked += r->mark == 'C';
 		n->by_word += fix;
 		n->possible += r->fix.cls == FIXCLASS_POSSIBLE;
 		n->not_fix += r->fix.cls == FIXCLASS_NOT_FIX;
-		if (!missing) {
+		if (!absent) {
 			n->present++;
 			n->by_line += !strcmp(c->present_how, "upstream line");
 			n->present_not_fix += r->fix.cls == FIXCLASS_NOT_FIX;
 		}
+		n->reverted += c->needed == 'N' && absent && !missing;
 		if (c->needed == 'N' && fix) {
 			n->candidates++;
 			n->missing += missing;

@@ -45,6 +45,7 @@ struct audit_row {
 	struct fix_verdict fix;
 	char hint[32];              /* the Cc: stable line's "# 2.6.33.x" and the like */
 	char *subject;
+	uint32_t reverted_by;       /* the window's revert of it (none: PV_NONE, or reverted again) */
 	struct audit_cell *cells;   /* one per series */
 	/* the change, read once for the judges */
 	char *diff;
@@ -76,7 +77,11 @@ struct audit_counts {
 	size_t possible_needed, possible_missing;
 	size_t unneeded_fix, unneeded_possible, unknown;
 	size_t present, by_line, present_not_fix;
+	size_t reverted;            /* needed, not present, but mainline reverted it */
 };
+
+/* Needed by the series, not in it, and not reverted in mainline: missing. */
+bool audit_missing(const struct audit_row *r, const struct audit_cell *c);
 
 /* The audit of o->range against o->series: 0, or a negative PV_E* code. */
 int audit_run(struct audit_result *out, struct history *h, const struct audit_opts *o);
