@@ -335,4 +335,34 @@ expect_eq "$(bp quick "${F[6]}")" "2.6.31.y: backport ${BF6:0:12} in v2.6.31.2" 
 expect_eq "$(series "${F[6]}" 2.6.31)" \
 	"affected v2.6.31.1 (culprit ${C[6]:0:12} as ${B6:0:12} since v2.6.31.1), fixed in v2.6.31.2 by backport ${BF6:0:12}" \
 	"the triage over the extended index"
+# a stable mail names its upstream: B10 carries C10 and F10 in one diff, so
+# its patch-id matches only itself; BF9 names an id not in this repository
+git -C "$r" format-patch -1 --stdout "$B10" > "$tmp/b10.patch"
+expect_eq "$("$PATCHVER" -C "$r" --patch "$tmp/b10.patch" --json |
+	jq -r '.results[0] | [.upstream.commit, .upstream_ref, (.matches | length)] | join(" ")')" \
+	"${C[10]} ${C[10]} 1" "a stable mail: the upstream it names, not the stable commit"
+git -C "$r" format-patch -1 --stdout "$BF9" > "$tmp/bf9.patch"
+expect_contains "$("$PATCHVER" -C "$r" --patch "$tmp/bf9.patch")" \
+	"names upstream:   0123456789abcdef0123456789abcdef01234567 (not in this repository)" \
+	"a stable mail naming an upstream not here"
+
+# a stable commit as input is triaged as the upstream it carries, said first
+jq_fix() { jq -c '.results[0] | del(.rev, .stable_input)'; }
+expect_eq "$(tri "$B1" --json | jq_fix)" "$(tri "${C[1]}" --json | jq_fix)" \
+	"stable input: the same triage as its upstream's"
+expect_eq "$(tri "$B1" | head -1)" \
+	"stable input:     2.6.30.y's ${B1:0:12} is a backport of ${C[1]:0:12}; triage of the upstream" \
+	"stable input: said first"
+expect_eq "$(tri "$B1" --json | jq -r '.results[0].stable_input | [.series, .release, .upstream_found] | join(" ")')" \
+	"2.6.30.y v2.6.30.1 true" "stable input: JSON"
+expect_eq "$(tri "${C[1]}" --json | jq -r '.results[0] | has("stable_input")')" false \
+	"a mainline commit: no stable input"
+expect_eq "$(tri "$BB6" --json | jq -r '.results[0].fix.commit')" "${C[6]}" \
+	"a backport of another line's backport: mainline's commit"
+expect_eq "$(tri "$B8" | head -1)" \
+	"stable input:     a stable branch's ${B8:0:12} is a backport of ${C[8]:0:12}; triage of the upstream" \
+	"a queued stable commit"
+expect_eq "$(tri "$BF9" | head -2 | tr '\n' '|')" \
+	"stable input:     2.6.30.y's ${BF9:0:12} names upstream 0123456789abcdef0123456789abcdef01234567, which is not in this repository; triaged as itself|fix:              ${BF9:0:12}  v2.6.30.4     s9: fix the rework|" \
+	"a stable commit naming an upstream not here"
 finish

@@ -9,6 +9,7 @@
 #include "patchver/base/json.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/cve_report.h"
+#include "patchver/stable/backports.h"
 #include "patchver/stable/match.h"
 #include "patchver/engine/naming.h"
 #include "patchver/cli/query_history.h"
@@ -614,6 +615,50 @@ static int front_done(struct front *f)
 	return f->ret;
 }
 
+/*
+ * A stable commit is triaged as the upstream commit it carries: its own
+ * diff is an adaptation, its place in the history a stable line's.  Said
+ * first; returns the commit to triage.
+ */
+static uint32_t upstream_of_input(struct front *f, uint32_t c)
+{
+	uint32_t up, first = contain_first_release(&f->contain, c);
+	char hex[41], series[32] = "a stable branch";
+
+	if (!backport_upstream_of(f->h, &f->contain, c, &up, hex))
+		return c;
+	/* a backport of another line's backport: on to mainline's commit */
+	for (int hop = 0; hop < 4 && up != PV_NONE; hop++) {
+		uint32_t next;
+		char next_hex[41];
+		if (!backport_upstream_of(f->h, &f->contain, up, &next, next_hex) || next == PV_NONE)
+			break;
+		up = next;
+		memcpy(hex, next_hex, sizeof(next_hex));
+	}
+	if (first != PV_NONE) {
+		kver_series(&f->h->tags.v[first].ver, series, sizeof(series) - 2);
+		strcat(series, ".y");
+	}
+	if (f->o->json) {
+		json_key(&f->json, "stable_input");
+		json_obj_begin(&f->json);
+		json_kstr(&f->json, "commit", hex40(f, c));
+		json_kstr(&f->json, "series", series);
+		json_kstr(&f->json, "release", rel(f, first));
+		json_kstr(&f->json, "upstream_ref", hex);
+		json_kbool(&f->json, "upstream_found", up != PV_NONE);
+		json_obj_end(&f->json);
+	} else if (up != PV_NONE) {
+		printf("stable input:     %s's %s is a backport of %s; triage of the upstream\n",
+		       series, hex12(f, c), hex12(f, up));
+	} else {
+		printf("stable input:     %s's %s names upstream %s, which is not in this "
+		       "repository; triaged as itself\n", series, hex12(f, c), hex);
+	}
+	return up != PV_NONE ? up : c;
+}
+
 int triage_revs(struct history *h, const struct triage_opts *o,
 		const char **revs, size_t nrevs)
 {
@@ -644,7 +689,7 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 		} else if (i) {
 			putchar('\n');
 		}
-		do_triage(&f, r.commit, NULL);
+		do_triage(&f, upstream_of_input(&f, r.commit), NULL);
 		if (o->json)
 			json_obj_end(&f.json);
 	}
@@ -656,8 +701,17 @@ static void print_match_text(struct front *f, const struct patch *p, const struc
 	printf("patch:            %s\n", p->subject ? p->subject : "(no subject)");
 	printf("patch-id:         %s\n", p->has_patchid ? git_oid_tostr_s(&p->patchid) : "(no diff)");
 	printf("match:            %s\n", match_kind_name(m->kind));
-	for (size_t i = 0; i < m->nr; i++)
+	if (*m->upstream_ref && (m->upstream == PV_NONE ||
+				 strncmp(hex40(f, m->upstream), m->upstream_ref, strlen(m->upstream_ref))))
+		printf("names upstream:   %s (not in this repository)\n", m->upstream_ref);
+	bool listed = false;
+
+	for (size_t i = 0; i < m->nr; i++) {
 		commit_line(f, m->commits[i], m->commits[i] == m->upstream ? "  upstream  " : "  also      ");
+		listed |= m->commits[i] == m->upstream;
+	}
+	if (!listed && m->upstream != PV_NONE)
+		commit_line(f, m->upstream, "  upstream  ");   /* named by the mail */
 }
 
 static void print_match_json(struct front *f, const struct patch *p, const struct match *m)
@@ -677,6 +731,7 @@ static void print_match_json(struct front *f, const struct patch *p, const struc
 	}
 	json_arr_end(j);
 	json_commit(f, "upstream", m->upstream);
+	json_kstr(j, "upstream_ref", *m->upstream_ref ? m->upstream_ref : NULL);
 }
 
 static void one_message(struct front *f, const struct patch *p, size_t i)

@@ -7,7 +7,9 @@
 #include "patchver/base/error.h"
 
 #include "patchver/base/util.h"
+#include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
+#include "patchver/engine/upstream.h"
 #include "patchver/stable/backports.h"
 
 char *backport_message(void *h, uint32_t commit)
@@ -132,6 +134,29 @@ static bool stable_branch(const char *refname)
 	n = strlen(base);
 	return (!strncmp(refname, "refs/heads/", 11) || !strncmp(refname, "refs/remotes/", 13)) &&
 	       !strncmp(base, "linux-", 6) && n > 8 && !strcmp(base + n - 2, ".y");
+}
+
+bool backport_upstream_of(struct history *h, struct contain *c, uint32_t commit,
+			  uint32_t *upstream, char hex[41])
+{
+	uint32_t first = contain_first_release(c, commit);
+	bool stable = first != PV_NONE && kver_is_stable(&h->tags.v[first].ver);
+	char *msg;
+
+	if (first == PV_NONE) {
+		bool *queued = backport_queue(h, c);
+		stable = queued[commit];
+		free(queued);
+	}
+	if (!stable)
+		return false;
+	msg = history_message(h, commit);
+	stable = msg && upstream_ref(msg, hex);
+	free(msg);
+	*upstream = stable ? rev_find_hex(&h->dag, hex) : PV_NONE;
+	if (*upstream == commit)
+		*upstream = PV_NONE;
+	return stable;
 }
 
 bool *backport_queue(struct history *h, struct contain *c)

@@ -87,6 +87,32 @@ static uint32_t pick_upstream(struct history *h, struct contain *c,
 	return best != PV_NONE ? best : (nr ? v[0] : PV_NONE);
 }
 
+/*
+ * A stable mail says which upstream commit it carries: that one, when
+ * this history has it.  Else a stable commit picked by patch-id (an
+ * adapted backport matches only itself) gives way to the upstream its
+ * own message names.
+ */
+static uint32_t named_upstream(struct history *h, struct contain *c, const struct patch *p,
+			       uint32_t picked, char ref[41])
+{
+	char hex[41];
+	uint32_t named;
+	char *msg;
+
+	*ref = '\0';
+	if (p->message && upstream_ref(p->message, ref) &&
+	    (named = rev_find_hex(&h->dag, ref)) != PV_NONE)
+		return named;
+	if (picked == PV_NONE || is_mainline(h, c, picked))
+		return picked;
+	msg = history_message(h, picked);
+	if (msg && upstream_ref(msg, hex) && (named = rev_find_hex(&h->dag, hex)) != PV_NONE)
+		picked = named;
+	free(msg);
+	return picked;
+}
+
 static bool same_subject(struct history *h, uint32_t commit, const char *subject)
 {
 	char *s = history_subject(h, commit);
@@ -117,7 +143,8 @@ void match_patch(struct history *h, struct contain *c, const struct patch *p,
 		if (out->nr)
 			out->kind = MATCH_SUBJECT;
 	}
-	out->upstream = pick_upstream(h, c, out->commits, out->nr);
+	out->upstream = named_upstream(h, c, p, pick_upstream(h, c, out->commits, out->nr),
+				       out->upstream_ref);
 	free(cand);
 }
 

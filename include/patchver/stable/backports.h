@@ -43,6 +43,16 @@ bool backport_files(struct history *h, uint32_t commit, char ***paths, size_t *n
  */
 bool *backport_queue(struct history *h, struct contain *c);
 
+/*
+ * A stable line's commit (first released in a stable tag, or queued on a
+ * stable branch): the upstream commit its message names ("commit X
+ * upstream.", "[ Upstream commit X ]", a cherry-pick line) into *upstream,
+ * PV_NONE when that id is not in h (then the id as written into hex).
+ * Returns false for any other commit, or one that names no upstream.
+ */
+bool backport_upstream_of(struct history *h, struct contain *c, uint32_t commit,
+			  uint32_t *upstream, char hex[41]);
+
 /* The message of commit in h, for backmap_compute(). */
 char *backport_message(void *h, uint32_t commit);
 

@@ -22,6 +22,7 @@ struct match {
 	uint32_t *commits;      /* every matching commit */
 	size_t nr;
 	uint32_t upstream;      /* the mainline one (earliest release), or PV_NONE */
+	char upstream_ref[41];  /* the upstream the mail's own line names ("": none) */
 };
 
 /* in_range: per commit, may it match? (NULL: every commit) */
