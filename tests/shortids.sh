@@ -5,7 +5,8 @@
 #     so do the era's other forms ("Due to this commit: <7>", "Revert part
 #     of <7>", "introduced by the following commit: <7>", "Since (<7>: ...)");
 #   - "Commit <7> (...) did X.  The offending commit <7> ...": named, not a
-#     bare mention;
+#     bare mention; with Cc: stable a bare mention is the culprit only when
+#     released before the fix;
 #   - an id two commits share resolves to the one below the fix; when both
 #     or neither are below it, the evidence says so and shows both;
 #   - 7 hex letters ("defaced") or 7 digits are words and numbers, not ids,
@@ -119,6 +120,28 @@ offending commit ${mentioned:0:7} was released with v3.1.")
 triage "$f"
 expect_eq "$(evidence '.kind + " " + .phrase + " " + .target.commit')" \
 	"named offending $mentioned" "a mention made named by a later phrase"
+
+# with Cc: stable a bare mention is a culprit only if released before the
+# fix: "Commit <7> ... has been confirmed to fix" names a help (eae0c9dfb534)
+helper=$(short_at 17000 id)
+f=$(fix ccmention master "a: the value
+
+Commit ${helper:0:7} has been confirmed to fix the slowdown.
+
+Cc: stable@kernel.org")
+triage "$f"
+expect_eq "$(evidence '.kind + " " + .target.commit')" "mention $helper" "Cc: stable, an unreleased mention: read"
+expect_eq "$(jq -r '.results[0].introducers | length' "$tmp/out.json")" 0 \
+	"Cc: stable, an unreleased mention: not the culprit"
+released=$(short_at 4100 id)
+f=$(fix ccreleased master "a: the value
+
+Commit ${released:0:7} changed the value.
+
+Cc: stable@kernel.org")
+triage "$f"
+expect_eq "$(jq -r '.results[0].introducers[].commit.commit' "$tmp/out.json")" "$released" \
+	"Cc: stable, a released mention: the culprit"
 
 # the shared id: both below the fix
 f=$(fix both master "a: fix the value

@@ -355,10 +355,13 @@ static bool usable(const struct evidence *e)
 
 /*
  * The commits the message names, usable as culprits (culprit[ev]): Fixes:
- * and named culprits; a bare "commit <sha>" mention only without them.
+ * and named culprits; a bare "commit <sha>" mention only without them, and
+ * with Cc: stable only one released before the fix ("Commit 1b9508f ... has
+ * been confirmed to fix" names a help, not the bug stable kernels have).
  * Returns the kind that decides, EV_BLAME when there is none.
  */
-static enum evidence_kind message_culprits(const struct grouping *t, bool *culprit)
+static enum evidence_kind message_culprits(const struct grouping *t, const struct history *h,
+					   bool *culprit)
 {
 	enum evidence_kind kind = EV_BLAME;
 
@@ -371,7 +374,8 @@ static enum evidence_kind message_culprits(const struct grouping *t, bool *culpr
 		}
 	}
 	for (size_t i = 0; i < t->ev->nr && kind == EV_BLAME; i++)
-		if (t->ev->v[i].kind == EV_MENTION && usable(&t->ev->v[i]))
+		if (t->ev->v[i].kind == EV_MENTION && usable(&t->ev->v[i]) &&
+		    (!t->ev->cc_stable || released_before_fix(t, h, i)))
 			culprit[i] = true;
 	for (size_t i = 0; i < t->ev->nr && kind == EV_BLAME; i++)
 		if (culprit[i])
@@ -436,7 +440,7 @@ void origin_group(const struct origin_input *in, const struct history *h,
 	struct hunk *hk;
 
 	if (mode != EVIDENCE_BLAME)
-		tier = message_culprits(t, culprit);
+		tier = message_culprits(t, h, culprit);
 	hk = scan_hunks(t, h, culprit, released_only);
 	if (tier != EV_BLAME) {
 		struct triage_group *g = new_group(t);
