@@ -34,7 +34,8 @@ expect_eq "$(jq -r "$r.verdict" <<<"$j")" \
 	"not for stable: introduced in the v2.6.34 merge window (v2.6.34-rc1), fixed before v2.6.34; no released kernel affected" \
 	"seed: verdict"
 expect_eq "$(jq -r "$r.cc_stable.present" <<<"$j")" true "seed: Cc: stable seen in the mail"
-expect_eq "$(jq -r "$r.cc_stable.note" <<<"$j")" "Cc: stable was not needed: no released kernel had the bug" \
+expect_eq "$(jq -r "$r.cc_stable.note" <<<"$j")" \
+	"Cc: stable was likely not needed: by the likeliest introducers, no released kernel had the bug" \
 	"seed: Cc: stable flagged"
 expect_eq "$(jq -r "[$r.applies[] | select(.applies == false) | .release] | join(\" \")" <<<"$j")" \
 	"v2.6.34-rc1 v2.6.34-rc2" "seed: does not apply before rc3"

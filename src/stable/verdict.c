@@ -224,8 +224,12 @@ void triage_verdict(struct triage *t, const struct history *h)
 		sbuf_addf(&cc, "Cc: stable may be right: blame is uncertain, older "
 			  "code (from %s) is among what the fix changes",
 			  tag_name(h, t->groups[0].oldest));
-	else if (ev->cc_stable && known && !stable)
+	else if (ev->cc_stable && known && !stable && t->groups[0].conf == CONF_CERTAIN)
 		sbuf_adds(&cc, "Cc: stable was not needed: no released kernel had the bug");
+	else if (ev->cc_stable && known && !stable)
+		/* a likely verdict does not say flatly that the developer was wrong */
+		sbuf_adds(&cc, "Cc: stable was likely not needed: by the likeliest introducers, "
+			  "no released kernel had the bug");
 	else if (ev->cc_stable && stable)
 		sbuf_addf(&cc, "Cc: stable is right%s%s", *ev->cc_hint ? " (hint: " : "",
 			  *ev->cc_hint ? ev->cc_hint : "");

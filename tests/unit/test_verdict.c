@@ -87,6 +87,14 @@ static void unreleased_regression(void)
 	CHECK_STR(t.cc_note, "Cc: stable was not needed: no released kernel had the bug");
 	triage_free(&t);
 
+	/* ... and only "likely" when the verdict is */
+	one_group(&t, FIXCLASS_FIX, CONF_LIKELY, 1, rcs);
+	t.ev.cc_stable = true;
+	triage_verdict(&t, &h);
+	CHECK_STR(t.cc_note, "Cc: stable was likely not needed: by the likeliest introducers, "
+		  "no released kernel had the bug");
+	triage_free(&t);
+
 	/* a later rc, and the fix never released */
 	one_group(&t, FIXCLASS_FIX, CONF_LIKELY, 1, (const char *const[]){ "v2.6.34-rc3", NULL });
 	t.fix_first = PV_NONE;
