@@ -13,7 +13,8 @@ set -eu
 build=$1
 shift
 timeouts=$(mktemp)
-trap 'rm -f "$timeouts"' EXIT
+table=$(mktemp)
+trap 'rm -f "$timeouts" "$table"' EXIT
 ctest --test-dir "$build" --show-only=json-v1 |
 	jq -r '.tests[] | [.name, ([.properties[]? | select(.name == "TIMEOUT") | .value][0] // 1500)] |
 		@tsv' > "$timeouts"
@@ -35,4 +36,6 @@ grep -hE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$@" |
 			bad += over
 		}
 		exit bad > 0
-	}' | sort -k2 -n -r
+	}' > "$table" && status=0 || status=1
+sort -k2 -n -r "$table"
+exit $status
