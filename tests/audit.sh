@@ -114,10 +114,9 @@ expect_eq "$(jq -r '[.audit.series[] | "\(.series)=\(.stable_tags)"] | join(" ")
 # mainline reverts in the range (a copy, so the counts above stay): c10
 # reverted is not missing; c9 reverted, then the revert reverted, is again
 git clone -q "$r" "$tmp/reverts"
-(cd "$tmp/reverts" && t=$((t + 7200)) &&
-	GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git revert --no-edit "$c10" >/dev/null &&
-	GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git revert --no-edit "$c9" >/dev/null &&
-	GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git revert --no-edit HEAD >/dev/null)
+(cd "$tmp/reverts" && export GIT_AUTHOR_DATE="$((t + 7200)) +0000" GIT_COMMITTER_DATE="$((t + 7200)) +0000" &&
+	git revert --no-edit "$c10" >/dev/null && git revert --no-edit "$c9" >/dev/null &&
+	git revert --no-edit HEAD >/dev/null)
 expect_eq "$?" 0 "the reverts made"
 rv=$(git -C "$tmp/reverts" rev-parse HEAD~2)
 j=$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --json)

@@ -698,14 +698,14 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 
 static void print_match_text(struct front *f, const struct patch *p, const struct match *m)
 {
+	bool listed = false;
+
 	printf("patch:            %s\n", p->subject ? p->subject : "(no subject)");
 	printf("patch-id:         %s\n", p->has_patchid ? git_oid_tostr_s(&p->patchid) : "(no diff)");
 	printf("match:            %s\n", match_kind_name(m->kind));
 	if (*m->upstream_ref && (m->upstream == PV_NONE ||
 				 strncmp(hex40(f, m->upstream), m->upstream_ref, strlen(m->upstream_ref))))
 		printf("names upstream:   %s (not in this repository)\n", m->upstream_ref);
-	bool listed = false;
-
 	for (size_t i = 0; i < m->nr; i++) {
 		commit_line(f, m->commits[i], m->commits[i] == m->upstream ? "  upstream  " : "  also      ");
 		listed |= m->commits[i] == m->upstream;

@@ -125,6 +125,7 @@ static int series_name(const char *arg, char name[32])
 {
 	const char *p = arg + (*arg == 'v');
 	size_t len = strlen(p), dots = 0;
+	bool numbers = true;    /* digits, and dots between them */
 
 	if (len > 2 && !strcmp(p + len - 2, ".y"))
 		len -= 2;
@@ -132,9 +133,9 @@ static int series_name(const char *arg, char name[32])
 		if (p[i] == '.' && i && p[i - 1] != '.' && i + 1 < len)
 			dots++;
 		else if (!isdigit((unsigned char)p[i]))
-			dots = 99;
+			numbers = false;
 	}
-	if (len >= 32 || dots != (strncmp(p, "2.", 2) ? 1u : 2u))
+	if (!numbers || len >= 32 || dots != (strncmp(p, "2.", 2) ? 1u : 2u))
 		return pv_error_set(PV_EINVALID, "'%s' is not a stable series: "
 				    "write X.Y or X.Y.y (3.2, 2.6.34.y)", arg);
 	snprintf(name, 32, "%.*s", (int)len, p);

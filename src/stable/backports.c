@@ -136,24 +136,35 @@ static bool stable_branch(const char *refname)
 	       !strncmp(base, "linux-", 6) && n > 8 && !strcmp(base + n - 2, ".y");
 }
 
+uint32_t backport_named_upstream(struct history *h, uint32_t commit, char hex[41])
+{
+	char *msg = history_message(h, commit);
+	uint32_t named = PV_NONE;
+
+	*hex = '\0';
+	if (msg && upstream_ref(msg, hex))
+		named = rev_find_hex(&h->dag, hex);
+	free(msg);
+	return named;
+}
+
 bool backport_upstream_of(struct history *h, struct contain *c, uint32_t commit,
 			  uint32_t *upstream, char hex[41])
 {
-	uint32_t first = contain_first_release(c, commit);
-	bool stable = first != PV_NONE && kver_is_stable(&h->tags.v[first].ver);
-	char *msg;
+	uint32_t first;
+	bool stable;
 
+	/* the message first: most commits name no upstream, and need no queue */
+	*upstream = backport_named_upstream(h, commit, hex);
+	if (!*hex)
+		return false;
+	first = contain_first_release(c, commit);
+	stable = first != PV_NONE && kver_is_stable(&h->tags.v[first].ver);
 	if (first == PV_NONE) {
 		bool *queued = backport_queue(h, c);
 		stable = queued[commit];
 		free(queued);
 	}
-	if (!stable)
-		return false;
-	msg = history_message(h, commit);
-	stable = msg && upstream_ref(msg, hex);
-	free(msg);
-	*upstream = stable ? rev_find_hex(&h->dag, hex) : PV_NONE;
 	if (*upstream == commit)
 		*upstream = PV_NONE;
 	return stable;

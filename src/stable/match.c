@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
+#include "patchver/stable/backports.h"
 #include "patchver/stable/match.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
@@ -98,7 +99,6 @@ static uint32_t named_upstream(struct history *h, struct contain *c, const struc
 {
 	char hex[41];
 	uint32_t named;
-	char *msg;
 
 	*ref = '\0';
 	if (p->message && upstream_ref(p->message, ref) &&
@@ -106,11 +106,8 @@ static uint32_t named_upstream(struct history *h, struct contain *c, const struc
 		return named;
 	if (picked == PV_NONE || is_mainline(h, c, picked))
 		return picked;
-	msg = history_message(h, picked);
-	if (msg && upstream_ref(msg, hex) && (named = rev_find_hex(&h->dag, hex)) != PV_NONE)
-		picked = named;
-	free(msg);
-	return picked;
+	named = backport_named_upstream(h, picked, hex);
+	return named != PV_NONE ? named : picked;
 }
 
 static bool same_subject(struct history *h, uint32_t commit, const char *subject)

@@ -44,6 +44,14 @@ bool backport_files(struct history *h, uint32_t commit, char ***paths, size_t *n
 bool *backport_queue(struct history *h, struct contain *c);
 
 /*
+ * The commit the upstream line of commit's message names ("commit X
+ * upstream.", "[ Upstream commit X ]", a cherry-pick line), the id as
+ * written into hex; PV_NONE when the message has no such line (hex "") or
+ * the id is not in h.
+ */
+uint32_t backport_named_upstream(struct history *h, uint32_t commit, char hex[41]);
+
+/*
  * A stable line's commit (first released in a stable tag, or queued on a
  * stable branch): the upstream commit its message names ("commit X
  * upstream.", "[ Upstream commit X ]", a cherry-pick line) into *upstream,
