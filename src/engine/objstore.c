@@ -4,6 +4,7 @@
  * size header and a zlib stream, and a delta entry names its base by
  * offset or by id and rebuilds the object from it.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -805,21 +806,40 @@ int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, stru
 	return read_loose(s, oid, max, out);
 }
 
+/* The length of line p..q without its trailing whitespace. */
+static size_t trimmed_len(const char *p, const char *q)
+{
+	while (q > p && isspace((unsigned char)q[-1]))
+		q--;
+	return (size_t)(q - p);
+}
+
 char *objstore_subject(const char *msg)
 {
 	const char *p = msg, *q;
 	struct sbuf sb = SBUF_INIT;
+	bool started = false;
 
-	/* git's subject: the first paragraph, lines joined by spaces */
-	while (*p == '\n')
-		p++;
-	while (*p && *p != '\n') {
+	/*
+	 * git's %s (pretty.c:format_subject): blank lines before it skipped,
+	 * then the first paragraph, each line without trailing whitespace,
+	 * joined by spaces.  A line of only spaces is blank: it ends the
+	 * paragraph (359 commits of the 2.6.34 history have one second).
+	 */
+	while (*p) {
+		size_t len;
 		q = strchr(p, '\n');
 		if (!q)
 			q = p + strlen(p);
-		if (sb.len)
-			sbuf_adds(&sb, " ");
-		sbuf_add(&sb, p, (size_t)(q - p));
+		len = trimmed_len(p, q);
+		if (!len && started)
+			break;
+		if (len) {
+			if (started)
+				sbuf_adds(&sb, " ");
+			sbuf_add(&sb, p, len);
+			started = true;
+		}
 		p = *q ? q + 1 : q;
 	}
 	if (!sb.buf)
