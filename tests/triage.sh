@@ -62,6 +62,12 @@ out=$("$PATCHVER" -C "$repo" --triage "$mmfix")
 expect_contains "$out" "verdict:          stable candidate: affects 2.6.32" "mm: text verdict"
 expect_contains "$out" "[certain, from Fixes: evidence]" "mm: text confidence"
 expect_eq "$(grep -c 'before release' <<<"$out")" 0 "mm: no series 'fixed before release'"
+# 2.6.31 has no stable tags here: its release is known, its stable line is not
+expect_contains "$out" "  2.6.31     not affected; its stable line unknown here (no tags)" \
+	"mm: a series without stable tags, unknown here"
+expect_eq "$(jq -r "$r.series[] | select(.series == \"2.6.31\") | .maintained" <<<"$j")" false \
+	"mm: 2.6.31 has no stable tags (JSON)"
+expect_contains "$out" "  2.6.32     affected v2.6.32..v2.6.32.11, no fix yet" "mm: 2.6.32.y has tags: no fix yet"
 
 # a Fixes: trailer with the wrong subject is flagged, and counted once
 git -C "$repo" format-patch -q --stdout -1 "$mmfix" |

@@ -279,9 +279,10 @@ static void series_row(struct front *f, const struct series *s)
 		return;
 	}
 	if (!s->affected || s->first_affected == PV_NONE) {
-		printf("not affected%s\n", s->fix_before ?
+		printf("not affected%s%s\n", s->fix_before ?
 		       " (the fix was backported before its culprit)" : s->fix_alone ?
-		       " (the fix was backported; its culprit never was)" : "");
+		       " (the fix was backported; its culprit never was)" : "",
+		       s->maintained ? "" : "; its stable line unknown here (no tags)");
 		return;
 	}
 	printf("affected %s", rel(f, s->first_affected));
@@ -297,8 +298,16 @@ static void series_row(struct front *f, const struct series *s)
 		       s->fixed_by_backport ? " by backport " : "",
 		       s->fixed_by_backport && s->backport != PV_NONE ?
 		       hex12(f, s->backport) : "");
-	else
+	else if (s->maintained)
 		printf(", no fix yet\n");
+	else
+		printf("; its stable line unknown here (no %s.y tags)\n", s->name);
+}
+
+/* Not affected and no backport story: a row that may join its neighbours'. */
+static bool plain_unaffected(const struct series *s)
+{
+	return (!s->affected || s->first_affected == PV_NONE) && !backport_story(s);
 }
 
 /* Series in a row that are not affected collapse into one line. */
@@ -309,15 +318,15 @@ static void text_series(struct front *f, const struct triage_group *g)
 		const struct series *s = &g->series[i];
 		size_t j = i;
 
-		if ((!s->affected || s->first_affected == PV_NONE) && !backport_story(s)) {
-			while (j + 1 < g->nseries && (!g->series[j + 1].affected ||
-			       g->series[j + 1].first_affected == PV_NONE) &&
-			       !backport_story(&g->series[j + 1]))
+		/* a run of them, alike in whether this repository has their stable tags */
+		if (plain_unaffected(s))
+			while (j + 1 < g->nseries && plain_unaffected(&g->series[j + 1]) &&
+			       g->series[j + 1].maintained == s->maintained)
 				j++;
-		}
 		if (j > i)
-			printf("  %s \u2026 %s  not affected (%zu series)\n", s->name,
-			       g->series[j].name, j - i + 1);
+			printf("  %s \u2026 %s  not affected (%zu series%s)\n", s->name,
+			       g->series[j].name, j - i + 1,
+			       s->maintained ? "" : "; their stable lines unknown here: no tags");
 		else {
 			printf("  %-10s ", s->name);
 			series_row(f, s);
