@@ -222,22 +222,30 @@ cve() {   # FIX: the release ranges of its record, one per line
 		jq -r '.results[0].affected[1] | [.defaultStatus] + [.versions[] |
 			"\(.status) \(.version) \(.lessThan // .lessThanOrEqual)"] | .[]'
 }
-expect_eq "$(cve "${F[1]}" | tr '\n' ';')" "unaffected;affected 2.6.30.1 2.6.30.*;unaffected 2.6.31 *;" \
-	"cve 1: 2.6.30.y affected from the culprit's backport"
+expect_eq "$(cve "${F[1]}" | tr '\n' ';')" "unaffected;affected 2.6.30.1 2.6.30.*;" \
+	"cve 1: 2.6.30.y affected from the culprit's backport (nothing unaffected listed)"
 expect_eq "$(cve "${F[4]}" | tr '\n' ';')" \
-	"unaffected;affected 2.6.30.1 2.6.30.2;affected 2.6.30.3 2.6.30.*;unaffected 2.6.31 *;" \
+	"unaffected;affected 2.6.30.1 2.6.30.2;affected 2.6.30.3 2.6.30.*;" \
 	"cve 4: a reverted fix backport opens a second range"
 expect_eq "$(cve "${F[6]}" | tr '\n' ';')" \
-	"unaffected;affected 2.6.30.4 2.6.30.*;affected 2.6.31.1 2.6.31.*;unaffected 2.6.32 *;" \
+	"unaffected;affected 2.6.30.4 2.6.30.*;affected 2.6.31.1 2.6.31.*;" \
 	"cve 6: both branches, each from its backport"
-expect_eq "$(cve "${F[7]}" | tr '\n' ';')" "unaffected;affected 2.6.30.4 2.6.30.*;unaffected 2.6.31 *;" \
+expect_eq "$(cve "${F[7]}" | tr '\n' ';')" "unaffected;affected 2.6.30.4 2.6.30.*;" \
 	"cve 7: from the culprit's patch-id backport"
-expect_eq "$("$PATCHVER" -C "$r" --triage --cve-json "${F[8]}" | jq -r '[.results[0].affected[1].versions[] | select(.status == "affected")] | length')" \
-	"0" "cve 8: a queued culprit is in no released version"
-"$PATCHVER" -C "$r" --triage --cve-json "${F[1]}" "${F[4]}" "${F[6]}" "${F[7]}" >"$tmp/cve.json"
+expect_eq "$("$PATCHVER" -C "$r" --triage --cve-json "${F[8]}" | jq -r '.results[0].affected[1] | "\(.defaultStatus) \(.versions)"')" \
+	"unaffected null" "cve 8: a queued culprit is in no released version: no version entries"
+"$PATCHVER" -C "$r" --triage --cve-json "${F[@]}" >"$tmp/cve.json"
 out=$(/usr/bin/python3 "$TESTS/tools/cve-validate.py" <"$tmp/cve.json" 2>&1)
 expect_eq "$?" 0 "cve: valid CVE JSON 5 records ($out)"
-expect_contains "$(jq -r '.results[0].notes[]' "$tmp/cve.json")" \
+expect_eq "$(cve_shape "$r" "$tmp/cve.json")" "" "cve: every record in the CNA's shape, checked with git"
+# the git ranges of a branch the culprit reached as a backport start at that backport
+"$PATCHVER" -C "$r" --triage --cve-json "${F[2]}" "${F[4]}" "${F[1]}" >"$tmp/cve.json"
+expect_eq "$(jq -r '.results[1].affected[0].versions | map("\(.version[0:12])..\(.lessThan[0:12])") | join(" ")' "$tmp/cve.json")" \
+	"${B4:0:12}..${BF4:0:12} ${C[4]:0:12}..${F[4]:0:12}" \
+	"cve 4: the 2.6.30.y range from the culprit's backport to the fix's, then mainline"
+expect_eq "$(jq -r '.results[0].affected[0].versions | map("\(.version[0:12])..\(.lessThan[0:12])") | join(" ")' "$tmp/cve.json")" \
+	"${C[2]:0:12}..${F[2]:0:12}" "cve 2: backported together: mainline's range alone"
+expect_contains "$(jq -r '.results[2].notes[]' "$tmp/cve.json")" \
 	"2.6.30.y: the bug came with ${B1:0:12}, the backport of ${C[1]:0:12}, in 2.6.30.1" "cve 1: the note"
 
 # patchver <sha>: per series, the commit as a backport; the same answer

@@ -63,13 +63,13 @@ expect_eq "$(jq -r '.verify_boot | "\(.confirmed)"' <<<"$j")" true "confirmed on
 expect_contains "$(jq -r '.verify_boot.verdict' <<<"$j")" \
 	"fix confirmed on the measured range: the bug shows in v6.2, v6.2-rc3 and is gone with ${fix:0:12} applied in every one; the text's v6.2-rc2 did not show this reproducer's bug" \
 	"the verdict: confirmed where the bug shows, the text's extra release listed"
-expect_eq "$(jq -r '.cve | "\(.affected_from) \(.affected[0].versions[0].version)"' <<<"$j")" "boot $exposer" \
-	"--affected-from boot: the CVE git range starts at the measured commit"
+expect_eq "$(jq -r '.cve | "\(.affected_from) \(.affected[0].versions[-1].version)"' <<<"$j")" "boot $exposer" \
+	"--affected-from boot: the CVE mainline git range starts at the measured commit"
 
 # the same without --measure: the text's range in the CVE record, the start only bounded
 j=$(pv --reproducer "$TESTS/model/prctl-arbiter.c" --cve-json 2>"$tmp/err")
 expect_eq "$?" 0 "no --measure: exit (stderr: $(tail -3 "$tmp/err"))"
-expect_eq "$(jq -r '.cve | "\(.affected_from) \(.affected[0].versions[0].version)"' <<<"$j")" "text $culprit" \
+expect_eq "$(jq -r '.cve | "\(.affected_from) \(.affected[0].versions[-1].version)"' <<<"$j")" "text $culprit" \
 	"CVE without --affected-from boot: the text's range"
 expect_contains "$(jq -r "$m.line" <<<"$j")" "the bug shows from v6.2 at the latest (v6.2-rc2 did not show it; --measure finds where it starts)" \
 	"without --measure: where the plan's boots put it, and how to narrow it"

@@ -125,3 +125,24 @@ model_reproducer() {
 	[ -x "$2/open-nofollow" ] || cc -static -O2 -o "$2/open-nofollow" "$TESTS/model/open-nofollow.c"
 	repro_args=(--reproducer "$TESTS/model/nofollow-model.sh" --guest-file "$2/open-nofollow")
 }
+
+# cve_shape REPO FILE: the CVE records in FILE (patchver --triage --cve-json)
+# as the kernel CNA writes them, checked with git: every entry has a repo;
+# no "unaffected" entry under an "unaffected" default; every git range's
+# version is an ancestor of its lessThan; stable ranges first, mainline (to
+# the fix itself) last.  Prints one line per fault, nothing when all hold.
+cve_shape() {
+	jq -r '.results[] | select(.affected) | .fix.commit as $fix | .rev as $rev |
+		(.affected[] | select(.repo == null or .repo == "") | "\($rev): an entry without repo"),
+		(.affected[] | select(.defaultStatus == "unaffected") | .versions[]? |
+			select(.status == "unaffected") | "\($rev): unaffected \(.version) under an unaffected default"),
+		(.affected[0].versions | if (last.lessThan // "") != $fix then "\($rev): mainline not last" else empty end),
+		(.affected[0].versions[] | "range \($rev) \(.version) \(.lessThan)")' "$2" |
+	while read -r kind rev from to; do
+		if [ "$kind" != range ]; then
+			echo "$kind $rev $from $to"
+		elif ! git -C "$1" merge-base --is-ancestor "$from" "$to"; then
+			echo "$rev: git range ${from:0:12}..${to:0:12}: not an ancestor"
+		fi
+	done
+}

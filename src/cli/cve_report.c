@@ -1,5 +1,8 @@
 /*
  * CVE JSON 5 "affected" entries from a triage (the kernel CNA's shape).
+ * Both blocks are read off one set of series rows, the triage's own (or
+ * placed the triage's way from a measured or unknown introducer), so the
+ * git ranges, the version ranges and the triage's text cannot disagree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +10,20 @@
 
 #include "patchver/base/util.h"
 #include "patchver/cli/cve_report.h"
+
+#define STABLE_TREE_URL "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git"
+
+/* What both blocks are written from. */
+struct cve_rows {
+	const struct triage_group *g;   /* the series rows */
+	struct triage_group placed;     /* ... when placed here, not the triage's */
+	bool own;
+	uint32_t intro;                 /* the mainline range's start */
+	bool unknown;                   /* no introducer: the root commit */
+	const char *repo;
+	char **notes;                   /* the record's "notes", in order */
+	size_t nnotes, alloc;
+};
 
 /* "2.6.34" for v2.6.34-rc1, v2.6.34 and v2.6.34.3 alike */
 static void release_of(const struct history *h, uint32_t tag, char *buf, size_t len)
@@ -20,12 +37,6 @@ static const char *version_of(const struct history *h, uint32_t tag)
 	return name[0] == 'v' ? name + 1 : name;
 }
 
-/* The earliest introducer of the headline group, when it may bound a range. */
-static uint32_t introducer(const struct triage *t, const struct history *h)
-{
-	return t->groups[0].conf < CONF_LIKELY ? PV_NONE : triage_introducer(t, h, NULL);
-}
-
 /* The root commit below the fix (first parents): where the CNA starts ranges. */
 static uint32_t root_of(const struct dag *dag, uint32_t c)
 {
@@ -37,27 +48,73 @@ static uint32_t root_of(const struct dag *dag, uint32_t c)
 	return c;
 }
 
-static void git_range(struct json *j, const struct history *h, uint32_t from, uint32_t to)
+static bool affected(const struct series *s)
 {
-	json_obj_begin(j);
-	json_kstr(j, "version", git_oid_tostr_s(&h->dag.oids[from]));
-	json_kstr(j, "lessThan", git_oid_tostr_s(&h->dag.oids[to]));
-	json_kstr(j, "status", "affected");
-	json_kstr(j, "versionType", "git");
-	json_obj_end(j);
+	return s->affected && s->first_affected != PV_NONE;
 }
 
-static void common(struct json *j, struct history *h, const struct triage *t, const char *status)
+static void note(struct cve_rows *r, char *text)
+{
+	r->notes = xgrow(r->notes, &r->alloc, r->nnotes + 1, sizeof(*r->notes));
+	r->notes[r->nnotes++] = text;
+}
+
+/*
+ * The rows: the triage's, when a certain or likely introducer bounds
+ * them; else placed from the measured commit, or from the root commit as
+ * the CNA does when the introducer is unknown.
+ */
+static void rows_init(struct cve_rows *r, struct history *h, struct contain *c,
+		      const struct triage *t, const struct cve_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->intro = o->measured;
+	if (r->intro == PV_NONE && t->groups[0].conf >= CONF_LIKELY)
+		r->intro = triage_introducer(t, h, NULL);
+	if (r->intro != PV_NONE && o->measured == PV_NONE) {
+		r->g = &t->groups[0];
+		return;
+	}
+	if (r->intro == PV_NONE) {
+		r->unknown = true;
+		r->intro = root_of(&h->dag, t->fix);
+	}
+	triage_place(&r->placed, t, h, c, &r->intro, 1);
+	r->g = &r->placed;
+	r->own = true;
+}
+
+static void rows_free(struct cve_rows *r)
+{
+	if (r->own)
+		triage_group_free(&r->placed);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+}
+
+/* The URL of origin; NULL if there is none. */
+static const char *origin_url(struct history *h, char *buf, size_t len)
 {
 	git_remote *origin = NULL;
+	const char *url = NULL;
 
+	if (git_remote_lookup(&origin, h->repo, "origin") == 0 && git_remote_url(origin)) {
+		snprintf(buf, len, "%s", git_remote_url(origin));
+		url = buf;
+	}
+	git_remote_free(origin);
+	git_error_clear();
+	return url;
+}
+
+static void common(struct json *j, const struct cve_rows *r, const struct triage *t,
+		   const char *status)
+{
 	json_kstr(j, "product", "Linux");
 	json_kstr(j, "vendor", "Linux");
 	json_kstr(j, "defaultStatus", status);
-	if (git_remote_lookup(&origin, h->repo, "origin") == 0 && git_remote_url(origin))
-		json_kstr(j, "repo", git_remote_url(origin));
-	git_remote_free(origin);
-	git_error_clear();
+	json_kstr(j, "repo", r->repo);
 	json_key(j, "programFiles");
 	json_arr_begin(j);
 	for (size_t i = 0; i < t->fixp.npaths; i++)
@@ -65,186 +122,287 @@ static void common(struct json *j, struct history *h, const struct triage *t, co
 	json_arr_end(j);
 }
 
-/* The fix's mainline release on: unaffected, as the CNA marks the fixing commit's. */
-static void fix_entry(struct json *j, const char *fixed)
+/*
+ * A git range to `to` from the first of from[0..n) (PV_NONE: skipped)
+ * that is its ancestor; none is: no range, a note.
+ */
+static void git_range(struct json *j, struct history *h, struct cve_rows *r,
+		      const uint32_t *from, size_t n, uint32_t to, const char *what)
 {
+	bool *below = dag_ancestors(&h->dag, &to, 1);
+	char f[13], t[13];
+	size_t i = 0;
+
+	while (i < n && (from[i] == PV_NONE || !below || !below[from[i]]))
+		i++;
+	free(below);
+	if (i == n) {
+		git_oid_tostr(f, sizeof(f), &h->dag.oids[from[0] != PV_NONE ? from[0] : r->intro]);
+		git_oid_tostr(t, sizeof(t), &h->dag.oids[to]);
+		note(r, xstrfmt("%s: %s is not an ancestor of %s: no git range", what, f, t));
+		return;
+	}
 	json_obj_begin(j);
-	json_kstr(j, "version", fixed);
-	json_kstr(j, "lessThanOrEqual", "*");
-	json_kstr(j, "status", "unaffected");
-	json_kstr(j, "versionType", "original_commit_for_fix");
+	json_kstr(j, "version", git_oid_tostr_s(&h->dag.oids[from[i]]));
+	json_kstr(j, "lessThan", git_oid_tostr_s(&h->dag.oids[to]));
+	json_kstr(j, "status", "affected");
+	json_kstr(j, "versionType", "git");
 	json_obj_end(j);
 }
 
-static void release_entries(struct json *j, struct history *h, struct contain *c,
-			    const struct triage *t, uint32_t intro, bool *any_affected)
+/*
+ * Git ranges, stable lines first and mainline last, as the CNA lists
+ * them: each series fixed by a backport, from the commit that brought the
+ * bug to it (its base's introducer, or the introducer's backport on that
+ * branch) to the fix's backport; then the introducer to the fix.
+ */
+static void git_block(struct json *j, struct history *h, struct cve_rows *r,
+		      const struct triage *t)
 {
-	uint32_t intro_rel = contain_first_release(c, intro);
-	char first[32] = "", fixed[32] = "";
-
-	if (intro_rel != PV_NONE)
-		release_of(h, intro_rel, first, sizeof(first));
-	if (t->fix_first != PV_NONE)
-		release_of(h, t->fix_first, fixed, sizeof(fixed));
-	/* introduced and fixed in one cycle: no release ever had it */
-	*any_affected = *first && strcmp(first, fixed) != 0;
-	if (*any_affected) {
-		json_obj_begin(j);
-		json_kstr(j, "version", first);
-		json_kstr(j, "status", "affected");
-		json_obj_end(j);
-	}
-	if (*first) {
-		json_obj_begin(j);
-		json_kstr(j, "version", "0");
-		json_kstr(j, "lessThan", first);
-		json_kstr(j, "status", "unaffected");
-		json_kstr(j, "versionType", "semver");
-		json_obj_end(j);
-	}
-	for (size_t b = 0; b < t->nbackports; b++) {
-		uint32_t rel = contain_first_release(c, t->backports[b]);
-		char series[32], wild[40];
-		if (rel == PV_NONE || !kver_is_stable(&h->tags.v[rel].ver))
+	json_obj_begin(j);
+	common(j, r, t, "unaffected");
+	json_key(j, "versions");
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->g->nseries; i++) {
+		const struct series *s = &r->g->series[i];
+		char what[48];
+		if (!affected(s) || !s->fixed_by_backport || s->backport == PV_NONE)
 			continue;
-		release_of(h, rel, series, sizeof(series));
-		snprintf(wild, sizeof(wild), "%s.*", series);
-		json_obj_begin(j);
-		json_kstr(j, "version", version_of(h, rel));
-		json_kstr(j, "lessThanOrEqual", wild);
-		json_kstr(j, "status", "unaffected");
-		json_kstr(j, "versionType", "semver");
-		json_obj_end(j);
+		/* the backport that brought the bug; else the record's introducer,
+		 * or the one of the group that reached the series first */
+		uint32_t from[3] = { s->intro_backport, s->intro_backport == PV_NONE ?
+				     r->intro : PV_NONE, s->intro_upstream };
+		snprintf(what, sizeof(what), "%s.y", s->name);
+		git_range(j, h, r, from, s->intro_backport != PV_NONE ? 1 : 3, s->backport, what);
 	}
-	if (*fixed)
-		fix_entry(j, fixed);
+	git_range(j, h, r, &r->intro, 1, t->fix, "mainline");
+	json_arr_end(j);
+	json_obj_end(j);
 }
 
-/* Did a stable backport of the culprit bring the bug into a series? */
-static bool via_stable_backport(const struct triage *t)
+static void semver(struct json *j, const char *version, const char *key, const char *to,
+		   const char *status, const char *type)
 {
-	for (size_t i = 0; i < t->groups[0].nseries; i++) {
-		const struct series *s = &t->groups[0].series[i];
-		if (s->intro_backport != PV_NONE && s->affected && s->first_affected != PV_NONE)
-			return true;
+	json_obj_begin(j);
+	json_kstr(j, "version", version);
+	if (key)
+		json_kstr(j, key, to);
+	json_kstr(j, "status", status);
+	json_kstr(j, "versionType", type);
+	json_obj_end(j);
+}
+
+/* The fix's mainline release on: unaffected, as the CNA marks the fixing commit's. */
+static void fix_entry(struct json *j, const struct history *h, const struct triage *t)
+{
+	char fixed[32];
+
+	if (t->fix_first == PV_NONE)
+		return;
+	release_of(h, t->fix_first, fixed, sizeof(fixed));
+	semver(j, fixed, "lessThanOrEqual", "*", "unaffected", "original_commit_for_fix");
+}
+
+/* Is a tag after s's fixed_in affected again (a revert of the fix's backport)? */
+static bool affected_again(const struct triage_group *g, const struct series *s)
+{
+	bool after = false;
+
+	for (size_t k = 0; k < s->ntags; k++) {
+		after |= s->tags[k] == s->fixed_in;
+		for (size_t a = 0; after && a < g->naffected; a++)
+			if (g->affected[a] == s->tags[k])
+				return true;
 	}
 	return false;
 }
 
 /*
- * Release ranges when a stable branch took the culprit as a backport: its
- * versions below the backport never had the bug, so "unaffected below the
- * first release with the culprit" cannot be said.  Each affected series
- * gets its own ranges instead, one per run of affected versions: from the
- * version carrying the culprit (the series' release, or the stable version
- * that took the backport) to the one carrying the fix or its backport
- * (else the whole branch), against defaultStatus "unaffected".
+ * Against defaultStatus "affected": the first affected release, "0" up to
+ * it unaffected, each series fixed by a stable backport unaffected from it
+ * to the end of its series, a series after the first that the bug never
+ * reached unaffected whole, and the fix's mainline release on.
  */
-static bool is_affected(const struct triage_group *g, uint32_t tag)
+static void affected_default(struct json *j, const struct history *h, struct cve_rows *r,
+			     const struct triage *t)
 {
-	for (size_t i = 0; i < g->naffected; i++)
-		if (g->affected[i] == tag)
-			return true;
-	return false;
+	const struct triage_group *g = r->g;
+	size_t first = 0;
+	char wild[40];
+
+	while (!affected(&g->series[first]))
+		first++;
+	json_obj_begin(j);
+	json_kstr(j, "version", g->series[first].name);
+	json_kstr(j, "status", "affected");
+	json_obj_end(j);
+	semver(j, "0", "lessThan", g->series[first].name, "unaffected", "semver");
+	for (size_t i = first; i < g->nseries; i++) {
+		const struct series *s = &g->series[i];
+		snprintf(wild, sizeof(wild), "%s.*", s->name);
+		if (t->fix_first != PV_NONE && tags_cmp_version(&h->tags, s->base, t->fix_first) >= 0)
+			break;  /* the fix's release on: the last entry */
+		if (!affected(s))
+			semver(j, s->name, "lessThanOrEqual", wild, "unaffected", "semver");
+		else if (s->fixed_in != PV_NONE && kver_is_stable(&h->tags.v[s->fixed_in].ver)) {
+			if (affected_again(g, s))
+				note(r, xstrfmt("%s.y: the fix's backport was reverted after %s: "
+						"the series stays affected", s->name,
+						version_of(h, s->fixed_in)));
+			else
+				semver(j, version_of(h, s->fixed_in), "lessThanOrEqual", wild,
+				       "unaffected", "semver");
+		}
+	}
+	fix_entry(j, h, t);
 }
 
-static void series_entries(struct json *j, const struct history *h, const struct triage *t)
+/*
+ * Against defaultStatus "unaffected", where a stable branch took the
+ * culprit as a backport (its versions below the backport never had the
+ * bug, so "unaffected below the first release with the culprit" cannot be
+ * said): each run of affected versions of each series, from the version
+ * carrying the culprit to the one carrying the fix or its backport (else
+ * the whole series).
+ */
+static void unaffected_default(struct json *j, const struct history *h,
+			       const struct triage_group *g)
 {
-	const struct triage_group *g = &t->groups[0];
-	char wild[40], fixed[32] = "";
+	char wild[40];
 
 	for (size_t i = 0; i < g->nseries; i++) {
 		const struct series *s = &g->series[i];
 
 		snprintf(wild, sizeof(wild), "%s.*", s->name);
-		/* each run of affected tags: a revert of the fix's backport opens another */
 		for (size_t k = 0; k < s->ntags; k++) {
 			size_t end = k;
+			bool run = false;
 
-			if (!is_affected(g, s->tags[k]))
+			for (size_t a = 0; a < g->naffected && !run; a++)
+				run = g->affected[a] == s->tags[k];
+			if (!run)
 				continue;
-			while (end + 1 < s->ntags && is_affected(g, s->tags[end + 1]))
+			while (end + 1 < s->ntags) {
+				bool next = false;
+				for (size_t a = 0; a < g->naffected && !next; a++)
+					next = g->affected[a] == s->tags[end + 1];
+				if (!next)
+					break;
 				end++;
-			json_obj_begin(j);
-			json_kstr(j, "version", version_of(h, s->tags[k]));
-			if (end + 1 < s->ntags)
-				json_kstr(j, "lessThan", version_of(h, s->tags[end + 1]));
-			else
-				json_kstr(j, "lessThanOrEqual", wild);
-			json_kstr(j, "status", "affected");
-			json_kstr(j, "versionType", "semver");
-			json_obj_end(j);
+			}
+			semver(j, version_of(h, s->tags[k]), end + 1 < s->ntags ? "lessThan" :
+			       "lessThanOrEqual", end + 1 < s->ntags ? version_of(h, s->tags[end + 1]) :
+			       wild, "affected", "semver");
 			k = end;
 		}
 	}
-	if (t->fix_first == PV_NONE)
-		return;
-	release_of(h, t->fix_first, fixed, sizeof(fixed));
-	fix_entry(j, fixed);
 }
 
-void cve_report_write(struct json *j, struct history *h, struct contain *c, const struct triage *t)
+static void version_block(struct json *j, const struct history *h, struct cve_rows *r,
+			  const struct triage *t)
 {
-	cve_report_write_from(j, h, c, t, PV_NONE);
-}
+	const struct triage_group *g = r->g;
+	bool any = false, via_backport = false;
 
-void cve_report_write_from(struct json *j, struct history *h, struct contain *c,
-			   const struct triage *t, uint32_t measured)
-{
-	uint32_t intro = measured != PV_NONE ? measured : introducer(t, h);
-	bool unknown = intro == PV_NONE, any_affected = false;
-
-	if (unknown)
-		intro = root_of(&h->dag, t->fix);
-	json_key(j, "affected");
-	json_arr_begin(j);
-	/* git ranges */
-	json_obj_begin(j);
-	common(j, h, t, "unaffected");
-	json_key(j, "versions");
-	json_arr_begin(j);
-	git_range(j, h, intro, t->fix);
-	for (size_t b = 0; b < t->nbackports; b++)
-		git_range(j, h, intro, t->backports[b]);
-	/* a branch the bug reached through the culprit's backport: from that backport */
-	for (size_t i = 0; i < t->groups[0].nseries; i++) {
-		const struct series *s = &t->groups[0].series[i];
-		if (s->intro_backport != PV_NONE && s->affected && s->first_affected != PV_NONE)
-			git_range(j, h, s->intro_backport,
-				  s->fixed_by_backport && s->backport != PV_NONE ? s->backport : t->fix);
+	for (size_t i = 0; i < g->nseries; i++) {
+		any |= affected(&g->series[i]);
+		via_backport |= affected(&g->series[i]) && g->series[i].intro_backport != PV_NONE;
 	}
-	json_arr_end(j);
-	json_obj_end(j);
-	/* release ranges */
 	json_obj_begin(j);
-	json_key(j, "versions");
-	json_arr_begin(j);
-	if (via_stable_backport(t))
-		series_entries(j, h, t);
-	else
-		release_entries(j, h, c, t, intro, &any_affected);
-	json_arr_end(j);
-	common(j, h, t, any_affected ? "affected" : "unaffected");
+	/* no released kernel affected: the default says it all, no entry to list */
+	if (any) {
+		json_key(j, "versions");
+		json_arr_begin(j);
+		if (via_backport)
+			unaffected_default(j, h, g);
+		else
+			affected_default(j, h, r, t);
+		json_arr_end(j);
+	}
+	common(j, r, t, any && !via_backport ? "affected" : "unaffected");
 	json_obj_end(j);
-	json_arr_end(j);
-	json_key(j, "notes");
-	json_arr_begin(j);
-	if (unknown)
-		json_str(j, "no certain or likely introducer: the ranges start at the history's "
-			 "root commit, as the kernel CNA does when the introducer is unknown");
-	for (size_t i = 0; i < t->groups[0].nseries; i++) {
-		const struct series *s = &t->groups[0].series[i];
-		char note[160], b[13], u[13];
-		if (s->intro_backport == PV_NONE || !s->affected || s->first_affected == PV_NONE)
+}
+
+/* What the record cannot know here, and how the bug came where a backport brought it. */
+static void series_notes(const struct history *h, struct cve_rows *r)
+{
+	const char *untagged[2] = { NULL, NULL };   /* the first and last of them */
+	size_t nuntagged = 0;
+
+	for (size_t i = 0; i < r->g->nseries; i++) {
+		const struct series *s = &r->g->series[i];
+		char b[13], u[13];
+		if (affected(s) && !s->maintained) {
+			untagged[!!nuntagged++] = s->name;
+			if (nuntagged == 1)
+				untagged[1] = s->name;
+		}
+		if (s->intro_backport == PV_NONE || !affected(s))
 			continue;
 		git_oid_tostr(b, sizeof(b), &h->dag.oids[s->intro_backport]);
 		git_oid_tostr(u, sizeof(u), &h->dag.oids[s->intro_upstream]);
-		snprintf(note, sizeof(note), "%s.y: the bug came with %s, the backport of %s, in %s",
-			 s->name, b, u, version_of(h, s->intro_tag));
-		json_str(j, note);
+		note(r, xstrfmt("%s.y: the bug came with %s, the backport of %s, in %s", s->name,
+				b, u, version_of(h, s->intro_tag)));
 	}
-	if (!any_affected && !via_stable_backport(t))
-		json_str(j, "no released kernel had the bug: introduced and fixed in one "
-			 "release cycle");
+	if (nuntagged == 1)
+		note(r, xstrfmt("%s.y: no stable tags in this repository: a fix it took is not "
+				"listed", untagged[0]));
+	else if (nuntagged)
+		note(r, xstrfmt("%zu affected series from %s.y to %s.y have no stable tags in this "
+				"repository: a fix they took is not listed", nuntagged, untagged[0],
+				untagged[1]));
+}
+
+static void write_notes(struct json *j, const struct cve_rows *r)
+{
+	json_key(j, "notes");
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->nnotes; i++)
+		json_str(j, r->notes[i]);
 	json_arr_end(j);
+}
+
+/* Did the bug come and go in one release cycle (the same series' rcs)? */
+static bool same_cycle(const struct history *h, struct contain *c, const struct cve_rows *r,
+		       const struct triage *t)
+{
+	uint32_t in = contain_first_release(c, r->intro);
+	char a[32], b[32];
+
+	if (in == PV_NONE || t->fix_first == PV_NONE)
+		return false;
+	release_of(h, in, a, sizeof(a));
+	release_of(h, t->fix_first, b, sizeof(b));
+	return !strcmp(a, b);
+}
+
+void cve_report_write(struct json *j, struct history *h, struct contain *c,
+		      const struct triage *t, const struct cve_opts *o)
+{
+	struct cve_rows r;
+	char url[512];
+	bool any = false;
+
+	rows_init(&r, h, c, t, o);
+	r.repo = o->repo ? o->repo : origin_url(h, url, sizeof(url));
+	if (!r.repo)
+		r.repo = STABLE_TREE_URL;
+	if (r.unknown)
+		note(&r, xstrdup("no certain or likely introducer: the ranges start at the "
+				 "history's root commit, as the kernel CNA does when the introducer "
+				 "is unknown"));
+	json_key(j, "affected");
+	json_arr_begin(j);
+	git_block(j, h, &r, t);
+	version_block(j, h, &r, t);
+	json_arr_end(j);
+	series_notes(h, &r);
+	for (size_t i = 0; i < r.g->nseries; i++)
+		any |= affected(&r.g->series[i]);
+	if (!any)
+		note(&r, xstrdup(same_cycle(h, c, &r, t) ? "no released kernel had the bug: "
+				 "introduced and fixed in one release cycle" :
+				 "no released kernel had the bug"));
+	write_notes(j, &r);
+	rows_free(&r);
 }

@@ -36,7 +36,7 @@ static int run_triage(const struct options *o, struct history *h, const char **r
 		      size_t nrevs)
 {
 	struct triage_opts t = { o->json || o->cve_json, o->triage, o->patch_id, o->range,
-				 o->evidence_mode, o->cve_json };
+				 o->evidence_mode, o->cve_json, o->cve_repo };
 
 	if (o->patch)
 		return triage_patch_file(h, &t, o->patch);
@@ -73,7 +73,7 @@ static int run_verify(const struct options *o, struct history *h, const char *fi
 
 	if (o->cve_json)
 		return verify_report_cve(h, fix, &v, o->affected_from &&
-					 !strcmp(o->affected_from, "boot"));
+					 !strcmp(o->affected_from, "boot"), o->cve_repo);
 	return verify_report(h, fix, &v, o->json);
 }
 

@@ -188,6 +188,8 @@ static struct poptOption triage_options[] = {
 	  "what may decide: message, blame or all (default)", "MODE" },
 	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
 	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
+	{ "cve-repo", 0, POPT_ARG_STRING, &opt.cve_repo, 0,
+	  "the CVE entries' repo (default: origin's URL)", "URL" },
 	{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
 	  "a mail, mbox or diff ('-': stdin): find its commit", "FILE" },
 	{ "range", 0, POPT_ARG_STRING, &opt.range, 0, "look for the patch in A..B only", "A..B" },
@@ -369,6 +371,10 @@ int options_check(struct command_line *cl)
 	if ((opt.evidence || opt.cve_json) && !opt.triage && !(opt.cve_json && opt.verify_boot))
 		return error(EXIT_USAGE, "%s goes with --triage%s", opt.evidence ? "--evidence" :
 			     "--cve-json", opt.evidence ? "" : " or --verify-boot");
+	if (opt.cve_repo && !opt.cve_json)
+		return error(EXIT_USAGE, "--cve-repo names --cve-json's repository: give --cve-json");
+	if (opt.cve_repo && !*opt.cve_repo)
+		return error(EXIT_USAGE, "--cve-repo: an empty URL");
 	return parse_evidence();
 }
 

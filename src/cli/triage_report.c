@@ -588,7 +588,8 @@ static void do_triage(struct front *f, uint32_t fix, const struct patch *mail)
 			f->ret = ret;
 	} else if (f->o->cve_json) {
 		json_commit(f, "fix", t.fix);
-		cve_report_write(&f->json, f->h, &f->contain, &t);
+		struct cve_opts co = { f->o->cve_repo, PV_NONE };
+		cve_report_write(&f->json, f->h, &f->contain, &t, &co);
 	} else if (f->o->json) {
 		print_triage_json(f, &t);
 	} else {

@@ -402,16 +402,17 @@ static void json_plan(struct json *j, const struct verify_result *r)
 }
 
 /*
- * The fix's CVE "affected" entries: the text's range, or from the first
- * bad commit the boots measured (when they found one).
+ * The fix's CVE "affected" entries, from the triage the plan came from:
+ * the text's range, or from the first bad commit the boots measured (when
+ * they found one).
  */
-static void json_cve(struct json *j, const struct verify_result *r, bool from_boot)
+static void json_cve(struct json *j, const struct verify_result *r, bool from_boot,
+		     const char *repo)
 {
 	const struct measure *m = r->measure;
 	bool boot = from_boot && m && m->first_commit != PV_NONE;
-	uint32_t fix = dag_find(&r->h->dag, &r->fix_oid);
+	struct cve_opts o = { repo, boot ? m->first_commit : PV_NONE };
 	struct contain c;
-	struct triage t;
 
 	json_key(j, "cve");
 	json_obj_begin(j);
@@ -419,17 +420,17 @@ static void json_cve(struct json *j, const struct verify_result *r, bool from_bo
 	if (from_boot && !boot)
 		json_kstr(j, "affected_from_note", "no first bad commit was measured (--measure finds "
 			  "one where the boots disagree with the text): the text's range");
-	contain_init(&c, r->h);
-	if (fix != PV_NONE && triage_run(&t, r->h, &c, fix, NULL, EVIDENCE_ALL) == 0) {
+	if (r->triage) {
+		contain_init(&c, r->h);
 		json_kstr(j, "fix", r->fix);
-		cve_report_write_from(j, r->h, &c, &t, boot ? m->first_commit : PV_NONE);
-		triage_free(&t);
+		cve_report_write(j, r->h, &c, r->triage, &o);
+		contain_free(&c);
 	}
-	contain_free(&c);
 	json_obj_end(j);
 }
 
-static void print_json(const struct verify_result *r, bool cve, bool cve_from_boot)
+static void print_json(const struct verify_result *r, bool cve, bool cve_from_boot,
+		       const char *cve_repo)
 {
 	struct json j;
 
@@ -456,7 +457,7 @@ static void print_json(const struct verify_result *r, bool cve, bool cve_from_bo
 	}
 	json_obj_end(&j);
 	if (cve)
-		json_cve(&j, r, cve_from_boot);
+		json_cve(&j, r, cve_from_boot, cve_repo);
 	json_obj_end(&j);
 }
 
@@ -475,7 +476,7 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
 	ret = verify_boot(h, fix_rev, &o, &r);
 	if (!ret) {
 		if (json)
-			print_json(&r, false, false);
+			print_json(&r, false, false, NULL);
 		else
 			print_text(&r, said_intro);
 		/* the first failed candidate's failure was said as it happened */
@@ -489,13 +490,13 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
 }
 
 int verify_report_cve(struct history *h, const char *fix_rev, const struct verify_opts *opts,
-		      bool from_boot)
+		      bool from_boot, const char *cve_repo)
 {
 	struct verify_result r;
 	int ret = verify_boot(h, fix_rev, opts, &r);
 
 	if (!ret) {
-		print_json(&r, true, from_boot);
+		print_json(&r, true, from_boot, cve_repo);
 		ret = r.dry_run || r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) :
 		      EXIT_NOT_CONFIRMED;
 	}

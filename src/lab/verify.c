@@ -760,6 +760,7 @@ static void fill_plan(struct verify *v, struct verify_result *r)
 	r->h = v->h;
 	r->culprit = PV_NONE;
 	r->measure_requested = v->o->measure;
+	r->triage = v->have_triage ? &v->t : NULL;
 	if (v->have_triage) {
 		struct measure_input in;
 		text_culprit(v, &in);

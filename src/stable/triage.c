@@ -260,11 +260,12 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 }
 
 /*
- * The releases carrying one of g's introducers (itself, or a stable backport
- * of it) and neither the fix nor a backport of it.
+ * The releases carrying one of the introducers intro[0..n) (itself, or a
+ * stable backport of it) and neither the fix nor a backport of it, and
+ * g's series rows from them.
  */
-static void find_affected(struct triage_group *g, struct triage *t,
-			  struct history *h, struct contain *c, const bool *fixed)
+static void place(struct triage_group *g, const struct triage *t, struct history *h,
+		  struct contain *c, const bool *fixed, const uint32_t *intro_commits, size_t n)
 {
 	size_t ntags = h->tags.nr + 1;
 	bool *intro = xcalloc(ntags, 1);
@@ -272,8 +273,8 @@ static void find_affected(struct triage_group *g, struct triage *t,
 
 	for (size_t i = 0; i < ntags; i++)
 		via[i] = of[i] = PV_NONE;
-	for (size_t i = 0; i < g->nintro; i++) {
-		uint32_t u = t->ev.v[g->intro[i]].commit;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u = intro_commits[i];
 		bool *mine = xcalloc(ntags, 1);
 		uint32_t *my_via = xmalloc(ntags * sizeof(*my_via));
 
@@ -298,6 +299,18 @@ static void find_affected(struct triage_group *g, struct triage *t,
 	free(intro);
 	free(via);
 	free(of);
+}
+
+/* A group's releases and series, from its introducers (commits of the evidence). */
+static void find_affected(struct triage_group *g, struct triage *t,
+			  struct history *h, struct contain *c, const bool *fixed)
+{
+	uint32_t *commits = xmalloc((g->nintro + 1) * sizeof(*commits));
+
+	for (size_t i = 0; i < g->nintro; i++)
+		commits[i] = t->ev.v[g->intro[i]].commit;
+	place(g, t, h, c, fixed, commits, g->nintro);
+	free(commits);
 }
 
 int triage_read(struct triage *t, struct history *h, uint32_t fix)
@@ -479,7 +492,19 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	return 0;
 }
 
-static void group_free(struct triage_group *g)
+void triage_place(struct triage_group *g, const struct triage *t, struct history *h,
+		  struct contain *c, const uint32_t *intro, size_t n)
+{
+	bool *fixed = xcalloc(h->tags.nr + 1, 1);
+
+	memset(g, 0, sizeof(*g));
+	g->conf = CONF_NONE;
+	mark_fixed(t, c, fixed);
+	place(g, t, h, c, fixed, intro, n);
+	free(fixed);
+}
+
+void triage_group_free(struct triage_group *g)
 {
 	free(g->hunks);
 	free(g->intro);
@@ -524,7 +549,7 @@ void triage_free(struct triage *t)
 	free(t->queue);
 	backport_map_free(&t->stable);
 	for (size_t i = 0; i < t->ngroups; i++)
-		group_free(&t->groups[i]);
+		triage_group_free(&t->groups[i]);
 	free(t->groups);
 	free(t->cc_note);
 	memset(t, 0, sizeof(*t));

@@ -37,6 +37,7 @@ struct options {
 	int json, use_stdin, version;
 	char *patch_series;
 	int cve_json;
+	char *cve_repo;                     /* --cve-repo URL (with --cve-json) */
 	int jobs;
 	char *reproducer;
 	char **guest_files, **configs;

@@ -20,6 +20,7 @@ struct triage_opts {
 	const char *range;  /* --range A..B: where --patch looks */
 	enum evidence_mode evidence;    /* --evidence: which evidence may decide */
 	bool cve_json;      /* --cve-json: CVE JSON 5 "affected" entries (implies json) */
+	const char *cve_repo;   /* --cve-repo, or NULL */
 };
 
 /* --triage REV...  (or --patch-id REV...) */

@@ -20,7 +20,7 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
  * boots measured, and "affected_from" saying which.
  */
 int verify_report_cve(struct history *h, const char *fix_rev, const struct verify_opts *o,
-		      bool from_boot);
+		      bool from_boot, const char *cve_repo);
 
 /* --cache-clean: free the built images and boot logs, say what is left. */
 int verify_report_cache_clean(void);

@@ -71,6 +71,7 @@ struct verify_result {
 	int measure_builds;         /* the plan: release-level builds a boundary may take */
 	size_t measure_gap;         /* ... for this many releases in the widest gap */
 	uint32_t culprit;           /* the text's introducer (commit), or PV_NONE */
+	const struct triage *triage;/* the fix's triage the plan came from, or NULL */
 	struct history *h;          /* the history the tags and commits above are of */
 	git_oid fix_oid;
 	bool confirmed;             /* every candidate behaved as expected (states outside

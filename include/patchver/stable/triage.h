@@ -85,6 +85,17 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 void triage_free(struct triage *t);
 
 /*
+ * The releases and series rows of t's fix (placed as the triage placed it:
+ * itself and its unreverted backports) for the introducers intro[0..n)
+ * instead of a group's evidence: a first bad commit the boots measured,
+ * or the root commit where no introducer is known.  Only g's affected and
+ * series are set; free it with triage_group_free.
+ */
+void triage_place(struct triage_group *g, const struct triage *t, struct history *h,
+		  struct contain *c, const uint32_t *intro, size_t n);
+void triage_group_free(struct triage_group *g);
+
+/*
  * The headline group's earliest introducer (by its first release; one
  * without a release only when none has one), and that release in
  * *release (may be NULL): PV_NONE when it names none.
