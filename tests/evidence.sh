@@ -119,6 +119,17 @@ sed -i 's/^int line_18;/int line_18 = 18;/' "$repo/c.c"
 ambig=$(commit "c: line 18
 
 Caused by commit 59830d35.")
+# the culprit quoted as git show prints it, the verb after its subject
+sed -i 's/^int line_19;/int line_19 = 19;/' "$repo/c.c"
+showfix=$(commit "c: line 19
+
+commit $c_new
+Author: T <t@example.org>
+Date:   Sun Feb 14 00:00:00 2010 +0000
+
+    c: give lines 12 and 13 values
+
+introduced a bug in line 19, which this fixes.")
 
 pv() { "$PATCHVER" -C "$repo" "$@"; }
 r='.results[0]'
@@ -229,4 +240,8 @@ expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\")] | length > 0" <
 	"10,000-line hunk blamed"
 pv --triage "$fix" >/dev/null
 expect_eq "$?" 0 "fix whose file was renamed since"
+
+j=$(pv --json --triage "$showfix")
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind != \"blame\") | \"\(.kind) \(.phrase) \(.target.commit)\"] | join(\";\")" <<<"$j")" \
+	"named introduced $c_new" "a culprit quoted as git show prints it: named"
 finish

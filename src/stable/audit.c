@@ -16,6 +16,7 @@
 #include "patchver/engine/backscan.h"
 #include "patchver/stable/backports.h"
 #include "patchver/stable/fixclass.h"
+#include "patchver/stable/preimage.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/upstream.h"
 #include "patchver/base/util.h"
@@ -41,9 +42,7 @@ struct stable_series {
 	struct pid_entry *pids;     /* stable commits by patch-id */
 	size_t npids;
 	git_tree *tip_tree;
-	char **paths;               /* base blobs read so far (path → text) */
-	char **texts;
-	size_t ntexts, atexts;
+	struct preimage_texts base_texts;   /* vX.Y's files read so far */
 };
 
 struct audit {
@@ -167,6 +166,8 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	s->base = t->v[s->base_tag].commit;
 	branch = series_branch(a, s, &branch_name);   /* may grow the DAG: before the arrays */
 	s->in_base = dag_ancestors(dag, &s->base, 1);
+	/* the DAG has vX.Y's tree already: no commit to read */
+	preimage_texts_init(&s->base_texts, a->h->repo, &dag->trees[s->base]);
 	s->first_tag = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->first_tag));
 	for (uint32_t i = 0; i <= dag->nr; i++)
 		s->first_tag[i] = PV_NONE;
@@ -242,199 +243,6 @@ static void index_series(struct audit *a, struct stable_series *s)
 		qsort(s->pids, s->npids, sizeof(*s->pids), cmp_pid);
 }
 
-/* The text cached under key (a path, or a directory's key), or false. */
-static bool text_cached(const struct stable_series *s, const char *key, const char **text)
-{
-	for (size_t i = 0; i < s->ntexts; i++)
-		if (!strcmp(s->paths[i], key)) {
-			*text = s->texts[i];
-			return true;
-		}
-	return false;
-}
-
-static const char *text_remember(struct stable_series *s, const char *key, char *text)
-{
-	s->paths = xgrow(s->paths, &s->atexts, s->ntexts + 1, sizeof(*s->paths));
-	s->texts = xrealloc(s->texts, s->atexts * sizeof(*s->texts));
-	s->paths[s->ntexts] = xstrdup(key);
-	s->texts[s->ntexts++] = text;
-	return text;
-}
-
-/* The text of path in vX.Y (cached), or NULL when vX.Y has no such file. */
-static const char *base_text(struct audit *a, struct stable_series *s, const char *path)
-{
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
-	const char *known;
-	char *text = NULL;
-
-	if (text_cached(s, path, &known))
-		return known;
-	/* the DAG has vX.Y's tree already: no commit to read */
-	if (git_tree_lookup(&tree, a->h->repo, &a->h->dag.trees[s->base]) == 0 &&
-	    git_tree_entry_bypath(&e, tree, path) == 0 &&
-	    git_blob_lookup(&blob, a->h->repo, git_tree_entry_id(e)) == 0)
-		text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	git_error_clear();
-	git_blob_free(blob);
-	git_tree_entry_free(e);
-	git_tree_free(tree);
-	return text_remember(s, path, text);
-}
-
-/* A directory's files are read up to this much for code that moved. */
-#define SIBLINGS_MAX (4u << 20)
-
-/*
- * The files of path's directory in vX.Y, one after the other (cached),
- * for a file vX.Y does not have: code is often split out of a file of the
- * same directory before it is fixed (iwlwifi's iwl-agn-tx.c came from
- * iwl-tx.c in 2.6.35), and git blame -C would follow it there.  A line
- * of \001 separates the files, so no block is found across two of them.
- */
-static const char *base_siblings(struct audit *a, struct stable_series *s, const char *path)
-{
-	const char *slash = strrchr(path, '/'), *known;
-	char *dir = xstrndup(path, slash ? (size_t)(slash - path) : 0);
-	char *key = xstrfmt("\001%s", dir);
-	git_tree *tree = NULL, *sub = NULL;
-	git_tree_entry *e = NULL;
-	struct sbuf all = SBUF_INIT;
-
-	if (text_cached(s, key, &known))
-		goto out;
-	if (git_tree_lookup(&tree, a->h->repo, &a->h->dag.trees[s->base]) < 0)
-		goto done;
-	if (!*dir)
-		sub = tree, tree = NULL;
-	else if (git_tree_entry_bypath(&e, tree, dir) < 0 ||
-		 git_tree_lookup(&sub, a->h->repo, git_tree_entry_id(e)) < 0)
-		goto done;
-	for (size_t i = 0; i < git_tree_entrycount(sub) && all.len < SIBLINGS_MAX; i++) {
-		const git_tree_entry *f = git_tree_entry_byindex(sub, i);
-		git_blob *blob;
-		if (git_tree_entry_type(f) != GIT_OBJECT_BLOB ||
-		    git_blob_lookup(&blob, a->h->repo, git_tree_entry_id(f)) < 0)
-			continue;
-		sbuf_add(&all, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-		sbuf_adds(&all, "\n\001\n");
-		git_blob_free(blob);
-	}
-done:
-	git_error_clear();
-	git_tree_entry_free(e);
-	git_tree_free(sub);
-	git_tree_free(tree);
-	known = text_remember(s, key, all.buf);
-out:
-	free(key);
-	free(dir);
-	return known;
-}
-
-/* A run of removed lines, or a whole hunk's preimage, found in vX.Y's file? */
-static bool found_in(const char *text, struct sbuf *block, size_t min)
-{
-	bool yes = text && block->len >= min && strstr(text, sbuf_str(block));
-
-	sbuf_reset(block);
-	return yes;
-}
-
-/*
- * Were the lines a commit changes already in vX.Y?  Per hunk, its whole
- * preimage, or else a run of the lines it removes, looked for in vX.Y's
- * file; a hunk that only adds lines (a device id, a quirk, a missing
- * lock) changes no line, so the lines it is added between are looked for:
- * a block of its context of two lines or more, else the function or table
- * it adds to (the hunk header's text: a missing lock or quirk is missing
- * from that function wherever it was).  This is blame bounded at
- * vX.Y: lines that predate it are attributed to it.  'N' when some hunk's
- * lines are there, 'n' when none are (the code came later), '?' when it
- * only adds files.
- */
-static char preimage_in_base(struct audit *a, struct stable_series *s, const char *diff)
-{
-	const char *text = NULL;
-	struct sbuf pre = SBUF_INIT, run = SBUF_INIT, ctx = SBUF_INIT, anchors = SBUF_INIT;
-	struct sbuf where = SBUF_INIT;     /* the hunk header's function or table */
-	char verdict = '?';
-	bool in_hunk = false, hit = false, removes = false;
-	size_t ctx_lines = 0;
-
-	for (const char *p = diff; p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		bool ends_hunk = !*p || !strncmp(p, "@@", 2) || !strncmp(p, "diff ", 5);
-
-		if (*p != '-' || !in_hunk)
-			hit = found_in(text, &run, 9) || hit;
-		/* a context block ends: kept (NUL-separated) if it may anchor */
-		if (*p != ' ' || !in_hunk) {
-			if (ctx_lines >= 2 && ctx.len >= 30)
-				sbuf_add(&anchors, ctx.buf, ctx.len + 1);
-			sbuf_reset(&ctx);
-			ctx_lines = 0;
-		}
-		if (ends_hunk && in_hunk) {
-			for (size_t k = 0; !removes && k < anchors.len && !hit;
-			     k += strlen(anchors.buf + k) + 1)
-				hit = text && strstr(text, anchors.buf + k);
-			if (!removes && where.len >= 12)
-				hit = (text && strstr(text, where.buf)) || hit;
-			sbuf_reset(&anchors);
-			sbuf_reset(&where);
-			hit = found_in(text, &pre, 1) || hit;
-			in_hunk = removes = false;
-		}
-		if (!strncmp(p, "--- a/", 6)) {
-			char *path = xstrndup(p + 6, len - 6);
-			text = base_text(a, s, path);
-			if (!text)
-				text = base_siblings(a, s, path);
-			if (verdict == '?')
-				verdict = 'n';
-			free(path);
-		} else if (!strncmp(p, "diff ", 5)) {
-			text = NULL;
-		} else if (!strncmp(p, "@@", 2)) {
-			const char *h = memchr(p + 2, '@', len - 2);
-			in_hunk = true;
-			/* "@@ -a,b +c,d @@ static int f(void)": "static int f(" */
-			if (h && h + 3 < p + len && h[1] == '@' && h[2] == ' ') {
-				const char *paren = memchr(h + 3, '(', (size_t)(p + len - h - 3));
-				const char *brace = memchr(h + 3, '{', (size_t)(p + len - h - 3));
-				const char *end = paren ? paren + 1 : brace ? brace : p + len;
-				sbuf_add(&where, h + 3, (size_t)(end - h - 3));
-			}
-		} else if (in_hunk && (*p == ' ' || *p == '-')) {
-			sbuf_add(&pre, p + 1, len - 1);
-			sbuf_adds(&pre, "\n");
-			if (*p == '-') {
-				sbuf_add(&run, p + 1, len - 1);
-				sbuf_adds(&run, "\n");
-				removes = true;
-			} else {
-				sbuf_add(&ctx, p + 1, len - 1);
-				sbuf_adds(&ctx, "\n");
-				ctx_lines++;
-			}
-		}
-		if (!*p)
-			break;
-		p = eol ? eol + 1 : p + len;
-	}
-	sbuf_free(&pre);
-	sbuf_free(&run);
-	sbuf_free(&ctx);
-	sbuf_free(&anchors);
-	sbuf_free(&where);
-	return hit ? 'N' : verdict;
-}
-
 static bool in_pids(const struct stable_series *s, const git_oid *pid, uint32_t *commit)
 {
 	struct pid_entry key, *e;
@@ -477,12 +285,12 @@ static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_
 /*
  * Needed?  Only a fix can be, by its own word or possibly (fixclass.h):
  * any change to code the release has would otherwise count (6,606 of the
- * 8,113 commits of v2.6.34..v2.6.35-rc1).  For a fix, the message's
- * evidence first (Fixes:, named culprits, commit mentions), else the
- * preimage.
+ * 8,113 commits of v2.6.34..v2.6.35-rc1).  For a fix, the culprits its
+ * message names as the triage takes them (culprit[], origin.h: Fixes: and
+ * named culprits, else mentions), else the preimage.
  */
 static void judge_needed(struct audit *a, struct stable_series *s, const struct triage *t,
-			 struct audit_row *r, struct audit_cell *cell)
+			 const bool *culprit, struct audit_row *r, struct audit_cell *cell)
 {
 	const struct tag_table *tt = &a->h->tags;
 
@@ -496,7 +304,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 		const struct evidence *e = &t->ev.v[i];
 		uint32_t bp;
 		bool by_pid;
-		if (e->commit == PV_NONE || e->kind == EV_BLAME)
+		if (!culprit[i])
 			continue;
 		if (s->in_base[e->commit]) {
 			cell->needed = 'N';
@@ -526,7 +334,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 	}
 	if (cell->needed)
 		return;
-	cell->needed = preimage_in_base(a, s, r->diff);
+	cell->needed = preimage_in(&s->base_texts, r->diff);
 	cell->needed_why = xmalloc(96);
 	snprintf(cell->needed_why, 96, cell->needed == 'N' ? "the lines it changes are in %s" :
 		 cell->needed == 'n' ? "the code it changes came after %s" : "adds files only (%s)",
@@ -696,6 +504,19 @@ static void find_reverts(struct audit *a)
 	free(row_of);
 }
 
+/* What the fix's message blames, read as the triage reads it (origin.h). */
+static bool *message_culprits(struct audit *a, struct triage *t, uint32_t fix_first)
+{
+	bool *culprit = xcalloc(t->ev.nr + 1, 1);
+	struct origin_input in = { t->fix, fix_first, &t->ev, &t->blame };
+
+	for (size_t i = 0; i < t->ev.nr; i++)
+		if (t->ev.v[i].commit != PV_NONE)
+			t->ev.v[i].first_release = contain_first_release(&a->c, t->ev.v[i].commit);
+	origin_message_culprits(&in, a->h, culprit);
+	return culprit;
+}
+
 static int read_rows(struct audit *a)
 {
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -703,9 +524,11 @@ static int read_rows(struct audit *a)
 		struct triage t;
 		int ret = triage_read(&t, a->h, r->commit);
 		struct released_ctx rc = { a, contain_first_release(&a->c, r->commit) };
+		bool *culprit;
 
 		if (ret)
 			return ret;
+		culprit = message_culprits(a, &t, rc.fix_first);
 		fixclass_judge(&r->fix, &t.fixp, 1, fixclass_late(&a->h->tags, rc.fix_first), &t.ev,
 			       released, &rc);
 		r->mark = mark_of(&r->fix);
@@ -721,10 +544,11 @@ static int read_rows(struct audit *a)
 		r->cells = xcalloc(a->ns, sizeof(*r->cells));
 		for (size_t k = 0; k < a->ns; k++) {
 			judge_present(a, &a->s[k], r, &r->cells[k]);
-			judge_needed(a, &a->s[k], &t, r, &r->cells[k]);
+			judge_needed(a, &a->s[k], &t, culprit, r, &r->cells[k]);
 			r->cells[k].applies = -1;
 		}
 		triage_free(&t);
+		free(culprit);
 		if (i % 250 == 0 || i + 1 == a->nrows)
 			pv_progress("audit", "commits", i + 1, a->nrows);
 	}
@@ -850,12 +674,7 @@ static void free_audit(struct audit *a)
 		free(s->reverted);
 		free(s->pids);
 		git_tree_free(s->tip_tree);
-		for (size_t i = 0; i < s->ntexts; i++) {
-			free(s->paths[i]);
-			free(s->texts[i]);
-		}
-		free(s->paths);
-		free(s->texts);
+		preimage_texts_free(&s->base_texts);
 	}
 	free(a->s);
 	contain_free(&a->c);

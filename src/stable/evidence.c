@@ -326,10 +326,42 @@ static void resolve(struct reader *r, struct evidence *e, const char *hex, uint3
 	check_subject(r->h, e);
 }
 
+/*
+ * Past a git show header quoted after a sha, "Author: ... Date: ...
+ * -0700" and the commit's subject (02f5ba5bac8b: "commit f84b29ec...
+ * Author: ... iwlwifi: queue user-initiated scan ... introduced a
+ * potential deadlock"); p itself without one.
+ */
+static const char *skip_show_header(struct reader *r, const char *p, uint32_t c)
+{
+	const char *q = p, *d;
+
+	while (*q == ' ')
+		q++;
+	if (strncmp(q, "Author:", 7) || !(d = strstr(q, "Date:")) || d - q > 200)
+		return p;
+	/* the date ends with its zone, +hhmm or -hhmm */
+	for (d += 5; *d && d - q < 300; d++)
+		if ((*d == '+' || *d == '-') && strspn(d + 1, "0123456789") >= 4)
+			break;
+	if (!*d || d - q >= 300)
+		return p;
+	d += 5;
+	while (*d == ' ')
+		d++;
+	if (c != PV_NONE) {
+		char *subj = history_subject(r->h, c), *s = squeeze(subj, strlen(subj));
+		if (*s && !strncmp(d, s, strlen(s)))
+			d += strlen(s);
+		free(subj);
+		free(s);
+	}
+	return d;
+}
+
 static void named_sha(struct reader *r, const char *flat, const char *p, size_t n)
 {
 	const char *phrase = phrase_before(flat, p);
-	const char *after = skip_subject(p + n);
 	char hex[41];
 	uint32_t c;
 	struct evidence *e;
@@ -337,13 +369,13 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 
 	memcpy(hex, p, n);
 	hex[n] = '\0';
-	if (!phrase)
-		phrase = phrase_after(after);
 	if (r->has_up && !strncasecmp(r->up, hex, n))
 		return;
 	c = pick(r, hex, &amb);
 	if (c == r->fix)
 		return;
+	if (!phrase)
+		phrase = phrase_after(skip_show_header(r, skip_subject(p + n), c));
 	if ((e = find(r->list, c, hex))) {
 		/* "Commit X (...) moved ...  The offending commit X": named */
 		if (phrase && e->kind == EV_MENTION) {

@@ -383,6 +383,14 @@ static enum evidence_kind message_culprits(const struct grouping *t, const struc
 	return kind;
 }
 
+enum evidence_kind origin_message_culprits(const struct origin_input *in, const struct history *h,
+					   bool *culprit)
+{
+	struct grouping work = { in->fix, in->fix_first, in->ev, in->blame, NULL, 0 };
+
+	return message_culprits(&work, h, culprit);
+}
+
 /*
  * Hunks the culprits do not own join them unless they rewrite code older
  * than the culprits' release cycle: lines a fix only adds next to old code

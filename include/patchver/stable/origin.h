@@ -91,4 +91,15 @@ struct origin_input {
 void origin_group(const struct origin_input *in, const struct history *h,
 		  enum evidence_mode mode, struct triage_group **groups, size_t *ngroups);
 
+/*
+ * The commits the message names that the triage takes as its culprits
+ * (culprit[i] for evidence i; in->blame unused): Fixes: and named
+ * culprits; else bare mentions, with Cc: stable only those released
+ * before the fix.  Returns the kind that decides, EV_BLAME for none.
+ * The audit reads a fix's message through this, so that it and the
+ * triage agree on what the message blames.
+ */
+enum evidence_kind origin_message_culprits(const struct origin_input *in, const struct history *h,
+					   bool *culprit);
+
 #endif
