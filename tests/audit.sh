@@ -129,6 +129,11 @@ expect_eq "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30
 	jq -r '[.audit.commits[].commit[0:12]] | join(" ")')" "${c9:0:12}" "--only missing: the reverted fix out"
 expect_contains "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30)" \
 	"reverted in mainline by ${rv:0:12}: not to be backported" "text: the revert said"
+# one computation: the triage, given the audit's evidence (--evidence text),
+# answers every commit and series of the window as the audit does
+out=$(/usr/bin/python3 "$TESTS/tools/agree.py" "$PATCHVER" "$r" v2.6.30..master 2.6.30 2>&1)
+expect_eq "$?" 0 "triage and audit agree on every commit of the window: $out"
+expect_contains "$out" "needed_disagree: 0" "agreement: counted"
 "$PATCHVER" -C "$r" --audit v2.6.30 --series 2.6.30 >/dev/null 2>&1
 expect_eq "$?" 2 "a range without ..: exit"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 >/dev/null 2>&1

@@ -165,6 +165,10 @@ expect_eq "$(js "${F[6]}" "$s31 | \"\(.first_affected) \(.culprit_backport)\"")"
 expect_eq "$(js "${F[6]}" "$s30 | \"\(.first_affected) \(.culprit_backport) \(.culprit)\"")" \
 	"v2.6.30.4 $BB6 ${C[6]}" "6: 2.6.30.y through the backport of the backport"
 
+# the triage given the audit's evidence answers as the audit, culprits'
+# backports, reverts and all
+out=$(/usr/bin/python3 "$TESTS/tools/agree.py" "$PATCHVER" "$r" v2.6.30..v2.6.32-rc2 2.6.30,2.6.31 2>&1)
+expect_eq "$?" 0 "triage and audit agree on every commit of the window: $out"
 # the audit of the 2.6.31 window against 2.6.30.y
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 >"$tmp/audit"
 row() { grep -A1 "^\[.*\] ${1:0:12} " "$tmp/audit" | tail -1; }

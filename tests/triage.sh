@@ -62,6 +62,19 @@ out=$("$PATCHVER" -C "$repo" --triage "$mmfix")
 expect_contains "$out" "verdict:          stable candidate: affects 2.6.32" "mm: text verdict"
 expect_contains "$out" "[certain, from Fixes: evidence]" "mm: text confidence"
 expect_eq "$(grep -c 'before release' <<<"$out")" 0 "mm: no series 'fixed before release'"
+# --evidence text (the audit's): the message's culprit when it names one ...
+jt=$("$PATCHVER" -C "$repo" --json --triage --evidence text "$mmfix")
+expect_eq "$(jq -r "$r | \"\(.evidence_used) \([.series[] | select(.affected) | .series] | join(\",\"))\"" <<<"$jt")" \
+	"fixes 2.6.32,2.6.33" "--evidence text: the Fixes: culprit decides, as with message"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\")] | length" <<<"$jt")" 0 "--evidence text: no blame read"
+# ... else the lines it changes, release by release
+jt=$("$PATCHVER" -C "$repo" --json --triage --evidence text "$fix")
+expect_eq "$(jq -r "$r | \"\(.evidence_used) \(.confidence)\"" <<<"$jt")" "lines uncertain" \
+	"--evidence text without a named culprit: by the lines"
+expect_contains "$(jq -r "$r.verdict" <<<"$jt")" "(by the lines it changes: the message names no culprit)" \
+	"--evidence text: the verdict says how it knows"
+expect_contains "$("$PATCHVER" -C "$repo" --triage --evidence text "$fix")" \
+	"last changed by:  (not read: --evidence text is blame-free)" "--evidence text: text says blame was not read"
 # 2.6.31 has no stable tags here: its release is known, its stable line is not
 expect_contains "$out" "  2.6.31     not affected; its stable line unknown here (no tags)" \
 	"mm: a series without stable tags, unknown here"

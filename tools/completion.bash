@@ -41,7 +41,7 @@ _patchver()
 		return
 		;;
 	--evidence)
-		COMPREPLY=($(compgen -W "message blame all" -- "$cur"))
+		COMPREPLY=($(compgen -W "message blame text all" -- "$cur"))
 		return
 		;;
 	--only)

@@ -85,6 +85,8 @@ static void print_text(const struct history *h, const struct audit_result *a,
 	for (size_t k = 0; k < a->nseries; k++)
 		printf("series %s: %s .. %s\n", a->series[k].name, a->series[k].base,
 		       a->series[k].tip);
+	printf("evidence: the culprits the message names, else whether the release has the lines "
+	       "the fix changes; no blame (what --triage --evidence text reads)\n");
 	printf("flags: a fix by its own word: C Cc: stable, F Fixes:, I names released code;"
 	       " p possibly a fix; - not a fix; per series: N needed, n not needed, ? unknown,"
 	       " x not a fix; P present, - missing; + applies to the tip, x does not\n\n");
@@ -105,6 +107,8 @@ static void print_json(const struct history *h, const struct audit_result *a,
 	json_key(&j, "audit");
 	json_obj_begin(&j);
 	json_kstr(&j, "range", o->range);
+	/* the same reading as --triage --evidence text: blame-free, for speed */
+	json_kstr(&j, "evidence", "text");
 	json_key(&j, "series");
 	json_arr_begin(&j);
 	for (size_t k = 0; k < a->nseries; k++) {

@@ -28,20 +28,20 @@ static int pick_mode(enum report_mode *mode)
 	return 0;
 }
 
-/* --evidence message|blame|all into opt.evidence_mode */
+/* --evidence all|message|blame|text into opt.evidence_mode */
 static int parse_evidence(void)
 {
-	static const char *const names[] = { "all", "message", "blame" };
+	static const char *const names[] = { "all", "message", "blame", "text" };
 
 	opt.evidence_mode = EVIDENCE_ALL;
-	for (int i = 0; opt.evidence && i < 3; i++)
+	for (int i = 0; opt.evidence && i < 4; i++)
 		if (!strcmp(opt.evidence, names[i])) {
 			opt.evidence_mode = (enum evidence_mode)i;
 			return 0;
 		}
 	if (!opt.evidence)
 		return 0;
-	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame or all", opt.evidence);
+	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame, text or all", opt.evidence);
 }
 
 /* A..B with both ends: the shape a range must have before any history is read. */
@@ -185,7 +185,7 @@ static struct poptOption triage_options[] = {
 	{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
 	  "is the fix for stable? introducers, releases, verdict", NULL },
 	{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
-	  "what may decide: message, blame or all (default)", "MODE" },
+	  "what may decide: message, blame, text or all (default)", "MODE" },
 	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
 	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
 	{ "cve-repo", 0, POPT_ARG_STRING, &opt.cve_repo, 0,

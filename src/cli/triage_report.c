@@ -89,9 +89,13 @@ static void text_verdicts(struct front *f, const struct triage *t)
 	printf("is it a fix:      %s: %s\n", t->fixv.cls == FIXCLASS_FIX ? "yes, by its own word" :
 	       t->fixv.cls == FIXCLASS_POSSIBLE ? "possibly" : "no", t->fixv.reason);
 	printf("verdict:          %s\n", g->verdict);
-	printf("                  [%s, from %s evidence%s]\n", confidence_name(g->conf),
-	       g->nintro ? evidence_kind_name(g->used) : "no",
-	       g->cc_led ? " read with the message's Cc: stable" : "");
+	if (g->by_lines)
+		printf("                  [%s, from the lines it changes in each release "
+		       "(--evidence text)]\n", confidence_name(g->conf));
+	else
+		printf("                  [%s, from %s evidence%s]\n", confidence_name(g->conf),
+		       g->nintro ? evidence_kind_name(g->used) : "no",
+		       g->cc_led ? " read with the message's Cc: stable" : "");
 	if (t->cc_note)
 		printf("                  %s\n", t->cc_note);
 	if (t->ngroups < 2)
@@ -133,6 +137,10 @@ static void text_evidence(struct front *f, const struct triage *t)
 	}
 	if (!any)
 		printf("  (the message names no culprit: no Fixes:, \"introduced by\" or commit mention)\n");
+	if (f->o->evidence == EVIDENCE_TEXT) {
+		printf("last changed by:  (not read: --evidence text is blame-free)\n");
+		return;
+	}
 	printf("last changed by (blame at the fix's parent, %u lines):\n", t->blame_lines);
 	for (size_t i = 0; i < t->ev.nr; i++) {
 		const struct evidence *e = &t->ev.v[i];
@@ -231,6 +239,23 @@ static void text_stable_notes(struct front *f, const struct triage *t)
 	free(commits);
 }
 
+/* The series of a stable commit no tag has yet: that of the newest released commit below it. */
+static void queued_series(struct front *f, uint32_t commit, char *buf, size_t len)
+{
+	uint32_t rel;
+	unsigned np;
+	const uint32_t *p;
+
+	*buf = '\0';
+	while ((rel = contain_first_release(&f->contain, commit)) == PV_NONE) {
+		p = dag_parents(&f->h->dag, commit, &np);
+		if (!np)
+			return;
+		commit = p[0];
+	}
+	kver_series(&f->h->tags.v[rel].ver, buf, len);
+}
+
 static void json_stable_notes(struct front *f, const struct triage *t)
 {
 	struct json *j = &f->json;
@@ -253,11 +278,14 @@ static void json_stable_notes(struct front *f, const struct triage *t)
 	json_key(j, "queued_culprits");
 	json_arr_begin(j);
 	for (size_t i = 0; i < t->nintro_extra; i++) {
+		char series[32];
 		if (t->intro_extra[i].tag != PV_NONE)
 			continue;
+		queued_series(f, t->intro_extra[i].commit, series, sizeof(series));
 		json_obj_begin(j);
 		json_kstr(j, "culprit", hex40(f, t->intro_extra[i].upstream));
 		json_kstr(j, "backport", hex40(f, t->intro_extra[i].commit));
+		json_kstr(j, "series", *series ? series : NULL);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -462,6 +490,7 @@ static void json_series(struct front *f, const struct triage_group *g)
 		const struct series *s = &g->series[i];
 		json_obj_begin(j);
 		json_kstr(j, "series", s->name);
+		json_kstr(j, "newest_tag", s->ntags ? rel(f, s->tags[s->ntags - 1]) : NULL);
 		json_kbool(j, "affected", s->affected && s->first_affected != PV_NONE);
 		json_kbool(j, "maintained", s->maintained);
 		json_kstr(j, "first_affected", rel(f, s->first_affected));
@@ -470,7 +499,7 @@ static void json_series(struct front *f, const struct triage_group *g)
 		json_kbool(j, "fixed_by_backport", s->fixed_by_backport);
 		/* how the bug came into the series: its base release, or a backport */
 		json_kstr(j, "culprit_in", rel(f, s->intro_tag));
-		json_kstr(j, "culprit", s->intro_tag == PV_NONE ? NULL : hex40(f, s->intro_upstream));
+		json_kstr(j, "culprit", s->intro_upstream == PV_NONE ? NULL : hex40(f, s->intro_upstream));
 		json_kstr(j, "culprit_backport", s->intro_backport == PV_NONE ? NULL :
 			  hex40(f, s->intro_backport));
 		json_kstr(j, "culprit_backport_by", s->intro_backport == PV_NONE ? NULL :
@@ -517,7 +546,8 @@ static void json_group(struct front *f, const struct triage *t, const struct tri
 	for (size_t i = 0; i < g->nhunks; i++)
 		json_int(j, g->hunks[i] + 1);
 	json_arr_end(j);
-	json_kstr(j, "evidence_used", g->nintro ? evidence_kind_key(g->used) : NULL);
+	json_kstr(j, "evidence_used", g->nintro ? evidence_kind_key(g->used) :
+		  g->by_lines ? "lines" : NULL);
 	json_kbool(j, "cc_stable_led", g->cc_led);
 	json_kstr(j, "confidence", confidence_name(g->conf));
 	json_key(j, "introducers");

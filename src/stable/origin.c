@@ -467,7 +467,8 @@ void origin_group(const struct origin_input *in, const struct history *h,
 		blame_groups(t, h, hk, CONF_LIKELY);
 		if (t->ngroups > 1)
 			qsort(t->groups + 1, t->ngroups - 1, sizeof(*t->groups), cmp_likelihood);
-	} else if (mode != EVIDENCE_MESSAGE) {
+	} else if (mode == EVIDENCE_ALL || mode == EVIDENCE_BLAME) {
+		/* (with text, the message's; its lines are the triage's to place) */
 		blame_groups(t, h, hk, CONF_LIKELY);
 		if (t->ngroups > 1)
 			qsort(t->groups, t->ngroups, sizeof(*t->groups), cmp_likelihood);

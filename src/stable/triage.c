@@ -10,6 +10,7 @@
 #include "patchver/stable/match.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
+#include "patchver/stable/preimage.h"
 #include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
@@ -259,6 +260,41 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 	return 0;
 }
 
+/* The releases carrying intro[] and not fixed[], and g's series rows from them; frees the three. */
+static void finish_rows(struct triage_group *g, const struct triage *t, struct history *h,
+			struct contain *c, const bool *fixed, bool *intro, uint32_t *via, uint32_t *of)
+{
+	g->affected = xmalloc((h->tags.nreleases + 1) * sizeof(uint32_t));
+	for (size_t r = 0; r < h->tags.nreleases; r++) {
+		uint32_t tag = h->tags.releases[r];
+		if (intro[tag] && !fixed[tag])
+			g->affected[g->naffected++] = tag;
+	}
+	build_series(g, t, h, intro, via, of, fixed, c);
+	free(intro);
+	free(via);
+	free(of);
+}
+
+/* Has release tag the lines the fix changes?  (Read from its tree alone.) */
+static bool release_has_lines(const struct triage *t, struct history *h, uint32_t tag)
+{
+	git_commit *commit = NULL;
+	struct preimage_texts texts;
+	bool has = false;
+
+	if (h->tags.v[tag].commit == PV_NONE ||
+	    git_commit_lookup(&commit, h->repo, &h->dag.oids[h->tags.v[tag].commit]) < 0) {
+		git_error_clear();
+		return false;
+	}
+	preimage_texts_init(&texts, h->repo, git_commit_tree_id(commit));
+	has = preimage_in(&texts, t->fixp.diff) == 'N';
+	preimage_texts_free(&texts);
+	git_commit_free(commit);
+	return has;
+}
+
 /*
  * The releases carrying one of the introducers intro[0..n) (itself, or a
  * stable backport of it) and neither the fix nor a backport of it, and
@@ -289,16 +325,35 @@ static void place(struct triage_group *g, const struct triage *t, struct history
 		free(mine);
 		free(my_via);
 	}
-	g->affected = xmalloc((h->tags.nreleases + 1) * sizeof(uint32_t));
-	for (size_t r = 0; r < h->tags.nreleases; r++) {
-		uint32_t tag = h->tags.releases[r];
-		if (intro[tag] && !fixed[tag])
-			g->affected[g->naffected++] = tag;
+	finish_rows(g, t, h, c, fixed, intro, via, of);
+}
+
+/*
+ * --evidence text, the message naming no culprit: a series is affected from
+ * its release when that release has the lines the fix changes (the audit's
+ * test, preimage.h), up to the tag before the fix or its backport.
+ */
+static void place_by_lines(struct triage_group *g, const struct triage *t, struct history *h,
+			   struct contain *c, const bool *fixed)
+{
+	const struct tag_table *tt = &h->tags;
+	size_t ntags = tt->nr + 1;
+	bool *intro = xcalloc(ntags, 1);
+	uint32_t *via = xmalloc(ntags * sizeof(*via)), *of = xmalloc(ntags * sizeof(*of));
+
+	for (size_t i = 0; i < ntags; i++)
+		via[i] = of[i] = PV_NONE;
+	for (size_t r = 0; r < tt->nreleases; r++) {
+		const struct kver *bv = &tt->v[tt->releases[r]].ver;
+		if (!kver_is_rc(bv) && !kver_is_stable(bv) && release_has_lines(t, h, tt->releases[r]))
+			for (size_t k = r; k < tt->nreleases; k++) {
+				const struct kver *v = &tt->v[tt->releases[k]].ver;
+				intro[tt->releases[k]] |= kver_same_base(v, bv) && !kver_is_rc(v);
+			}
 	}
-	build_series(g, t, h, intro, via, of, fixed, c);
-	free(intro);
-	free(via);
-	free(of);
+	g->by_lines = true;
+	g->conf = CONF_UNCERTAIN;
+	finish_rows(g, t, h, c, fixed, intro, via, of);
 }
 
 /* A group's releases and series, from its introducers (commits of the evidence). */
@@ -467,7 +522,8 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	if (mail)
 		evidence_read(&t->ev, h, fix, mail->message, &t->fixp);
-	if ((ret = add_blame(t, h)))
+	/* the audit's evidence is blame-free */
+	if (mode != EVIDENCE_TEXT && (ret = add_blame(t, h)))
 		return ret;
 	for (size_t i = 0; i < t->ev.nr; i++)
 		if (t->ev.v[i].commit != PV_NONE)
@@ -484,7 +540,10 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	fixed = xcalloc(h->tags.nr + 1, 1);
 	mark_fixed(t, c, fixed);
 	for (size_t i = 0; i < t->ngroups; i++)
-		find_affected(&t->groups[i], t, h, c, fixed);
+		if (mode == EVIDENCE_TEXT && !t->groups[i].nintro)
+			place_by_lines(&t->groups[i], t, h, c, fixed);
+		else
+			find_affected(&t->groups[i], t, h, c, fixed);
 	free(fixed);
 	apply_check(t, h, c);
 	classify(t, h, c);

@@ -48,7 +48,8 @@ static void not_for_stable(const struct triage *t, const struct triage_group *g,
 
 	sbuf_adds(sb, "not for stable: ");
 	if (bad == PV_NONE) {
-		sbuf_adds(sb, "no release carries the bug without the fix");
+		sbuf_adds(sb, g->by_lines ? "no release without the fix has the lines it changes" :
+			  "no release carries the bug without the fix");
 		return;
 	}
 	when_introduced(sb, h, bad);
@@ -158,7 +159,7 @@ static bool group_verdict(const struct triage *t, struct triage_group *g,
 			  const struct history *h)
 {
 	struct sbuf sb = SBUF_INIT;
-	bool stable = g->nintro && final_affected(g, h);
+	bool stable = (g->nintro || g->by_lines) && final_affected(g, h);
 
 	if (t->fixv.cls == FIXCLASS_NOT_FIX) {
 		not_a_fix(t, g, h, &sb);
@@ -169,12 +170,14 @@ static bool group_verdict(const struct triage *t, struct triage_group *g,
 		sbuf_addf(&sb, "uncertain: the lines it changes were last changed in "
 			  "commits from %s to %s; on the likeliest introducers: ",
 			  tag_name(h, g->oldest), tag_name(h, g->newest));
-	if (!g->nintro)
+	if (!g->nintro && !g->by_lines)
 		sbuf_adds(&sb, "unknown: no introducing commit found");
 	else if (stable)
 		stable_candidate(t, g, h, &sb);
 	else
 		not_for_stable(t, g, h, &sb);
+	if (g->by_lines)
+		sbuf_adds(&sb, " (by the lines it changes: the message names no culprit)");
 	g->verdict = sb.buf;
 	return stable;
 }
@@ -210,7 +213,7 @@ void triage_verdict(struct triage *t, const struct history *h)
 {
 	struct sbuf cc = SBUF_INIT;
 	const struct evidence_list *ev = &t->ev;
-	bool stable = false, known = t->groups[0].nintro > 0;
+	bool stable = false, known = t->groups[0].nintro > 0 || t->groups[0].by_lines;
 
 	for (size_t i = 0; i < t->ngroups; i++) {
 		bool s = group_verdict(t, &t->groups[i], h);
@@ -226,6 +229,9 @@ void triage_verdict(struct triage *t, const struct history *h)
 			  tag_name(h, t->groups[0].oldest));
 	else if (ev->cc_stable && known && !stable && t->groups[0].conf == CONF_CERTAIN)
 		sbuf_adds(&cc, "Cc: stable was not needed: no released kernel had the bug");
+	else if (ev->cc_stable && known && !stable && t->groups[0].by_lines)
+		sbuf_adds(&cc, "Cc: stable was likely not needed: no release without the fix has "
+			  "the lines it changes");
 	else if (ev->cc_stable && known && !stable)
 		/* a likely verdict does not say flatly that the developer was wrong */
 		sbuf_adds(&cc, "Cc: stable was likely not needed: by the likeliest introducers, "

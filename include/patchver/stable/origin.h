@@ -65,6 +65,8 @@ struct triage_group {
 	uint32_t oldest, newest;    /* first releases the group's blame spans */
 	unsigned weight;            /* removed + beside lines of its hunks */
 	double likelihood;          /* of its likeliest introducer (blame groups) */
+	bool by_lines;              /* no introducer: its releases are those with the
+				       lines the fix changes (--evidence text) */
 	bool cc_led;                /* the message's Cc: stable changed which
 				       blame owner decides, or made it headline */
 	uint32_t *affected;         /* release tags, version order */
