@@ -87,6 +87,11 @@ expect_eq "$(jq -r '.audit.summary["2.6.30"].present_by_upstream_line' <<<"$j")"
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --only missing --json | jq -r '[.audit.commits[].commit[0:12]] | sort | join(" ")')" \
 	"$(printf '%s\n' "${c9:0:12}" "${c10:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only missing"
 text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30)
+expect_eq "$(grep -c "^\[" <<<"$text")" 0 "text: a summary, no rows without --only"
+expect_contains "$text" "    [C] ${c9:0:12} f4: fix a bug in old code (does not apply)" "text: the summary lists the missing"
+expect_contains "$text" "evidence: the culprits the message names, else whether the release has the lines" "text: the evidence it reads"
+text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --only all)
+expect_eq "$(grep -c "^\[" <<<"$text")" "$(git -C "$r" log --no-merges --oneline v2.6.30..v2.6.31-rc1 | wc -l)" "--only all: a row per commit"
 expect_contains "$text" "[C N-x] ${c9:0:12} f4: fix a bug in old code" "text: flags"
 expect_contains "$text" "earlier commits to its files missing there: ${c8:0:12}" "text: the prerequisite"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 9.9 >/dev/null 2>"$tmp/err"
@@ -127,7 +132,7 @@ expect_eq "$(jq -r --arg c "$c9" '.audit.commits[] | select(.commit == $c) | .re
 expect_eq "$(jq -r '.audit.summary["2.6.30"].needed_reverted' <<<"$j")" 1 "reverted and needed: counted"
 expect_eq "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --only missing --json |
 	jq -r '[.audit.commits[].commit[0:12]] | join(" ")')" "${c9:0:12}" "--only missing: the reverted fix out"
-expect_contains "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30)" \
+expect_contains "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --only all)" \
 	"reverted in mainline by ${rv:0:12}: not to be backported" "text: the revert said"
 # one computation: the triage, given the audit's evidence (--evidence text),
 # answers every commit and series of the window as the audit does

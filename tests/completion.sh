@@ -13,7 +13,7 @@ complete_line() {   # WORDS...: COMPREPLY for the last word, sorted, one line
 expect_eq "$(complete_line patchver --tri)" "--triage" "an option"
 expect_eq "$(complete_line patchver --evidence b)" "blame" "--evidence values"
 expect_eq "$(complete_line patchver --evidence "")" "all blame message text" "--evidence: every value"
-expect_eq "$(complete_line patchver --only "")" "missing possible present unneeded" "--only values"
+expect_eq "$(complete_line patchver --only "")" "all missing possible present unneeded" "--only values"
 expect_eq "$(complete_line patchver --bug "")" "boot exit hang oops regex:" "--bug kinds"
 expect_eq "$(complete_line patchver --releases "")" "all" "--releases values"
 expect_contains " $(complete_line patchver --repro) " " --reproducer " "--reproducer completes"

@@ -45,7 +45,7 @@ _patchver()
 		return
 		;;
 	--only)
-		COMPREPLY=($(compgen -W "missing possible present unneeded" -- "$cur"))
+		COMPREPLY=($(compgen -W "missing possible present unneeded all" -- "$cur"))
 		return
 		;;
 	--accel)

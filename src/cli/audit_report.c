@@ -87,12 +87,18 @@ static void print_text(const struct history *h, const struct audit_result *a,
 		       a->series[k].tip);
 	printf("evidence: the culprits the message names, else whether the release has the lines "
 	       "the fix changes; no blame (what --triage --evidence text reads)\n");
-	printf("flags: a fix by its own word: C Cc: stable, F Fixes:, I names released code;"
-	       " p possibly a fix; - not a fix; per series: N needed, n not needed, ? unknown,"
-	       " x not a fix; P present, - missing; + applies to the tip, x does not\n\n");
-	for (size_t i = 0; i < a->nrows; i++)
-		if (audit_listed(a, &a->rows[i], o->only))
-			print_row(h, a, &a->rows[i]);
+	/* the window's thousands of rows only when asked: the summary lists what is missing */
+	if (o->only) {
+		printf("flags: a fix by its own word: C Cc: stable, F Fixes:, I names released code;"
+		       " p possibly a fix; - not a fix; per series: N needed, n not needed, ? unknown,"
+		       " x not a fix; P present, - missing; + applies to the tip, x does not\n\n");
+		for (size_t i = 0; i < a->nrows; i++)
+			if (audit_listed(a, &a->rows[i], o->only))
+				print_row(h, a, &a->rows[i]);
+	} else {
+		printf("(a summary: --only missing, possible, present, unneeded or all lists the "
+		       "commits, one row each)\n");
+	}
 	for (size_t k = 0; k < a->nseries; k++)
 		print_summary(h, a, k);
 }

@@ -61,9 +61,9 @@ static int check_audit_options(size_t nrevs)
 	if (nrevs || opt.verify_boot || opt.bisect_boot || opt.patch || opt.triage || opt.use_stdin)
 		return error(EXIT_USAGE, "--audit takes no revisions and no other mode");
 	if (opt.only && strcmp(opt.only, "missing") && strcmp(opt.only, "possible") &&
-	    strcmp(opt.only, "present") && strcmp(opt.only, "unneeded"))
-		return error(EXIT_USAGE, "--only: '%s' is none of missing, possible, present, unneeded",
-			     opt.only);
+	    strcmp(opt.only, "present") && strcmp(opt.only, "unneeded") && strcmp(opt.only, "all"))
+		return error(EXIT_USAGE, "--only: '%s' is none of missing, possible, present, "
+			     "unneeded, all", opt.only);
 	return 0;
 }
 
@@ -258,7 +258,7 @@ static struct poptOption audit_options[] = {
 	{ "series", 0, POPT_ARG_STRING, &opt.series, 0,
 	  "stable series (--audit, --bisect-boot)", "X.Y,..." },
 	{ "only", 0, POPT_ARG_STRING, &opt.only, 0,
-	  "list only missing fixes, missing possible fixes, present or unneeded commits",
+	  "list missing, possible, present, unneeded or all commits",
 	  "WHICH" },
 	POPT_TABLEEND
 };

@@ -570,7 +570,7 @@ bool audit_missing(const struct audit_row *r, const struct audit_cell *c)
 
 bool audit_listed(const struct audit_result *res, const struct audit_row *r, const char *only)
 {
-	if (!only)
+	if (!only || !strcmp(only, "all"))
 		return true;
 	for (size_t k = 0; k < res->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
