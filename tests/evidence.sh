@@ -162,6 +162,11 @@ j=$(pv --json --triage --evidence message "$large")
 expect_eq "$(jq -r "$r.class + \": \" + $r.verdict" <<<"$j")" \
 	"not-a-fix: not a fix: no word of a fix, and 20006 lines with context: over the stable rules' 100" \
 	"a large rewrite without a word of a fix: not a fix"
+out=$(pv --triage "$large")
+expect_contains "$out" "affected:         none: not a fix" \
+	"not a fix: no affected range claimed"
+expect_contains "$out" "stable series:    not judged: not a fix" "not a fix: no series rows"
+expect_eq "$(grep -c '^applies to:' <<<"$out")" 0 "not a fix: no applies-to"
 
 # a culprit named by its quoted subject, a prefix ending in "..."
 j=$(pv --json --triage "$quoted")

@@ -160,9 +160,20 @@ static void text_evidence(struct front *f, const struct triage *t)
 }
 
 /* affected releases: consecutive ones in version order as a range */
-static void text_affected(struct front *f, const struct triage_group *g)
+static void text_affected(struct front *f, const struct triage *t, const struct triage_group *g)
 {
 	printf("affected:         ");
+	/* not a fix: no bug to have; where its lines are is said, not claimed as a bug */
+	if (t->fixv.cls == FIXCLASS_NOT_FIX) {
+		printf("none: not a fix");
+		if (g->naffected)
+			printf(" (the lines it changes are in %s%s%s, %zu release%s)",
+			       rel(f, g->affected[0]), g->naffected > 1 ? " \u2026 " : "",
+			       g->naffected > 1 ? rel(f, g->affected[g->naffected - 1]) : "",
+			       g->naffected, g->naffected > 1 ? "s" : "");
+		printf("\n");
+		return;
+	}
 	if (!g->naffected)
 		printf("no release\n");
 	else if (g->naffected <= 8) {
@@ -407,8 +418,11 @@ static void print_triage_text(struct front *f, const struct triage *t)
 	commit_line(f, t->fix, "");
 	text_verdicts(f, t);
 	text_evidence(f, t);
-	text_affected(f, g);
-	text_series(f, g);
+	text_affected(f, t, g);
+	if (t->fixv.cls == FIXCLASS_NOT_FIX)
+		printf("stable series:    not judged: not a fix\n");
+	else
+		text_series(f, g);
 	printf("backports:        %s\n", t->nbackports ? "" : "none found");
 	for (size_t i = 0; i < t->nbackports; i++) {
 		uint32_t revert = backport_map_revert_of(&t->stable, t->backports[i]);
@@ -417,7 +431,8 @@ static void print_triage_text(struct front *f, const struct triage *t)
 			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));
 	}
 	text_stable_notes(f, t);
-	text_fits(f, g);
+	if (t->fixv.cls != FIXCLASS_NOT_FIX)
+		text_fits(f, g);
 }
 
 /* key: the commit as an object under key (NULL: an array's element) */
