@@ -198,7 +198,7 @@ expect_eq "$(jq -r '.audit.summary["2.6.30"] | "\(.commits) \(.fixes) \(.possibl
 expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.31..v2.6.32-rc1 --series 2.6.30 --only possible --json |
 	jq -r '[.audit.commits[].commit[0:12]] | sort | join(" ")')" \
 	"$(printf '%s\n' "${d:0:12}" "${w:0:12}" "${tt:0:12}" "${bz:0:12}" "${fe:0:12}" "${uf:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only possible"
-text=$("$PATCHVER" -C "$r" --audit v2.6.31..v2.6.32-rc1 --series 2.6.30)
+text=$("$PATCHVER" -C "$r" --audit v2.6.31..v2.6.32-rc1 --series 2.6.30 --only all)
 expect_contains "$text" "[p N-+] ${w:0:12} fs: c: fix a crash on unmount" "audit text: the possible flag"
 expect_contains "$text" "[- x- ] ${m:0:12} MAINTAINERS" "audit text: not a fix"
 expect_contains "$text" "possible candidates (looks like a fix, needed): 6; missing: 6" "audit text: summary"
