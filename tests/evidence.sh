@@ -130,6 +130,16 @@ Date:   Sun Feb 14 00:00:00 2010 +0000
     c: give lines 12 and 13 values
 
 introduced a bug in line 19, which this fixes.")
+# a fix whose other hunk only adds an #include between lines a newer
+# commit wrote: the include decides nothing, the rewritten old line does
+{ echo '#include <x.h>'; lines 1 20; } >"$repo/d.c"
+d_old=$(commit "d: the first version")
+tag v3.5
+sed -i 's/^#include <x.h>/#include <x.h>\n#include <y.h>\n#include <w.h>/' "$repo/d.c"
+d_inc=$(commit "d: include y.h and w.h")
+tag v3.6-rc1
+sed -i 's/^#include <y.h>/#include <y.h>\n#include <z.h>/; s/^int line_15;/int line_15 = 15;/' "$repo/d.c"
+incfix=$(commit "d: fix a crash in line 15")
 
 pv() { "$PATCHVER" -C "$repo" "$@"; }
 r='.results[0]'
@@ -246,6 +256,11 @@ expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\")] | length > 0" <
 pv --triage "$fix" >/dev/null
 expect_eq "$?" 0 "fix whose file was renamed since"
 
+j=$(pv --json --triage --evidence blame "$incfix")
+expect_eq "$(jq -r "$r | \"\(.groups | length) \(.introducers[0].commit.commit) \(.affected[0])\"" <<<"$j")" \
+	"1 $d_old v3.5" "an added #include between newer lines decides nothing: the rewritten line does"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\") | .target.commit] | index(\"$d_inc\") != null" <<<"$j")" \
+	true "the include's neighbours are still blamed and shown"
 j=$(pv --json --triage "$showfix")
 expect_eq "$(jq -r "[$r.evidence[] | select(.kind != \"blame\") | \"\(.kind) \(.phrase) \(.target.commit)\"] | join(\";\")" <<<"$j")" \
 	"named introduced $c_new" "a culprit quoted as git show prints it: named"

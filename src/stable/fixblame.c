@@ -39,14 +39,39 @@ static void want(struct file_lines *f, size_t line, enum blame_kind kind, unsign
 }
 
 /*
+ * An added line that supports the code rather than changing it: an
+ * #include, a declaration (extern ...; or a forward "struct x;"), blank.
+ */
+static bool support_line(const char *p, size_t len)
+{
+	while (len && (*p == ' ' || *p == '\t'))
+		p++, len--;
+	while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r'))
+		len--;
+	if (!len || (len >= 8 && !strncmp(p, "#include", 8)))
+		return true;
+	if (p[len - 1] != ';')
+		return false;
+	if (len > 7 && !strncmp(p, "extern ", 7))
+		return true;
+	/* "struct name;" */
+	return len > 8 && !strncmp(p, "struct ", 7) && !memchr(p + 7, ' ', len - 8) &&
+	       !memchr(p, '(', len);
+}
+
+/*
  * Walk one hunk body from *p; old numbering starts at oldline.  An added
- * run with no removal beside it marks its neighbours.
+ * run with no removal beside it marks its neighbours.  *aside: the hunk
+ * removes nothing and adds only support lines (an #include for a header
+ * that came later must not decide where the bug is).
  */
 static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline,
-			     long before, long after, unsigned hunk)
+			     long before, long after, unsigned hunk, bool *aside)
 {
 	bool in_block = false, block_removes = false;
 	size_t block_start = oldline;
+
+	*aside = true;
 
 	while (*p && (before > 0 || after > 0)) {
 		const char *eol = strchr(p, '\n');
@@ -71,9 +96,12 @@ static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline
 			}
 			if (c == '-') {
 				block_removes = true;
+				*aside = false;
 				want(f, oldline++, LINE_REMOVED, hunk);
 				before--;
 			} else {
+				*aside &= support_line(p + 1, eol ? (size_t)(eol - p - 1) :
+						       strlen(p + 1));
 				after--;
 			}
 		} else if (c != '\\') {
@@ -87,10 +115,10 @@ static const char *scan_hunk(struct file_lines *f, const char *p, size_t oldline
 }
 
 /* Parse a git-format diff into the preimage lines of each file. */
-static size_t parse(const char *diff, struct file_lines **out, unsigned *nhunks)
+static size_t parse(const char *diff, struct file_lines **out, unsigned *nhunks, bool **aside)
 {
 	struct file_lines *files = NULL, *f = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, aalloc = 0;
 
 	*nhunks = 0;
 	const char *p = diff;
@@ -117,9 +145,11 @@ static size_t parse(const char *diff, struct file_lines **out, unsigned *nhunks)
 					after = strtol(e + 1, &e, 10);
 			}
 			/* an empty preimage range names the line before the hunk */
+			*aside = xgrow(*aside, &aalloc, *nhunks + 1, sizeof(**aside));
 			p = scan_hunk(f, eol ? eol + 1 : p + len,
 				      (size_t)(before ? start : start + 1), before, after,
-				      (*nhunks)++);
+				      *nhunks, &(*aside)[*nhunks]);
+			(*nhunks)++;
 			continue;
 		}
 		p += len + (eol ? 1 : 0);
@@ -185,7 +215,7 @@ int fixblame_run(git_repository *repo, struct dag *dag, uint32_t base,
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	nfiles = parse(diff, &files, &out->nhunks);
+	nfiles = parse(diff, &files, &out->nhunks, &out->aside);
 	for (size_t i = 0; i < nfiles && !ret; i++)
 		ret = blame_file(repo, dag, base, &files[i], (unsigned)i, out, &alloc);
 	out->paths = xmalloc((nfiles + 1) * sizeof(*out->paths));
@@ -201,6 +231,7 @@ void fixblame_free(struct fixblame *r)
 {
 	free(r->v);
 	free(r->line);
+	free(r->aside);
 	for (size_t i = 0; i < r->npaths; i++)
 		free(r->paths[i]);
 	free(r->paths);

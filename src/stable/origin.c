@@ -195,7 +195,10 @@ static struct hunk *scan_hunks(const struct grouping *t, const struct history *h
 			       const bool *culprit, bool released_only)
 {
 	struct hunk *hk = xcalloc(t->blame->nhunks + 1, sizeof(*hk));
+	bool set_aside = false;     /* some hunk is the fix itself: the others may be aside */
 
+	for (unsigned k = 0; k < t->blame->nhunks && t->blame->aside; k++)
+		set_aside |= !t->blame->aside[k];
 	for (size_t i = 0; i < t->blame->nlines; i++) {
 		const struct blamed_line *l = &t->blame->line[i];
 		size_t ev = l->commit == PV_NONE ? SIZE_MAX : blame_ev(t, l->commit);
@@ -203,7 +206,8 @@ static struct hunk *scan_hunks(const struct grouping *t, const struct history *h
 		for (size_t k = 0; k < t->ev->nr && l->commit != PV_NONE; k++)
 			if (culprit[k] && t->ev->v[k].commit == l->commit)
 				hk[l->hunk].owned = true;
-		if (ev == SIZE_MAX || t->ev->v[ev].merge)
+		/* an added #include or declaration: its neighbours are no culprit */
+		if (ev == SIZE_MAX || t->ev->v[ev].merge || (set_aside && t->blame->aside[l->hunk]))
 			continue;
 		add_cand(&hk[l->hunk], ev, l->kind);
 	}

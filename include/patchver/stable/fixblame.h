@@ -41,6 +41,8 @@ struct fixblame {
 	struct blamed_line *line;   /* per line, in diff order */
 	size_t nlines;
 	unsigned nhunks;
+	bool *aside;                /* per hunk: removes nothing, adds only #include
+				       lines or declarations (it decides nothing) */
 	char **paths;               /* the diff's files with a preimage */
 	size_t npaths;
 };
