@@ -140,6 +140,15 @@ d_inc=$(commit "d: include y.h and w.h")
 tag v3.6-rc1
 sed -i 's/^#include <y.h>/#include <y.h>\n#include <z.h>/; s/^int line_15;/int line_15 = 15;/' "$repo/d.c"
 incfix=$(commit "d: fix a crash in line 15")
+# "since X" as a date (a cleanup) and as a cause (a bug beside it)
+sed -i 's/^int line_17;/int line_17 = 17;/' "$repo/d.c"
+since_date=$(commit "d: drop the obsolete check of line 17
+
+Since ${d_inc:0:12} line 17 is always set. We can remove the check.")
+sed -i 's/^int line_18;/int line_18 = 18;/' "$repo/d.c"
+since_bug=$(commit "d: line 18
+
+Since ${d_inc:0:12} line 18 is read before it is set, which crashes.")
 
 pv() { "$PATCHVER" -C "$repo" "$@"; }
 r='.results[0]'
@@ -261,6 +270,10 @@ expect_eq "$(jq -r "$r | \"\(.groups | length) \(.introducers[0].commit.commit) 
 	"1 $d_old v3.5" "an added #include between newer lines decides nothing: the rewritten line does"
 expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\") | .target.commit] | index(\"$d_inc\") != null" <<<"$j")" \
 	true "the include's neighbours are still blamed and shown"
+expect_eq "$(pv --json --triage "$since_date" | jq -r "[$r.evidence[] | select(.kind != \"blame\") | .kind] | join(\" \")")" \
+	"" "\"since X\" without a bug in its sentence: a date, not a culprit"
+expect_eq "$(pv --json --triage "$since_bug" | jq -r "[$r.evidence[] | select(.kind != \"blame\") | \"\(.kind) \(.phrase)\"] | join(\" \")")" \
+	"named since" "\"since X\" beside a bug: names the culprit"
 j=$(pv --json --triage "$showfix")
 expect_eq "$(jq -r "[$r.evidence[] | select(.kind != \"blame\") | \"\(.kind) \(.phrase) \(.target.commit)\"] | join(\";\")" <<<"$j")" \
 	"named introduced $c_new" "a culprit quoted as git show prints it: named"

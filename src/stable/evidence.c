@@ -359,6 +359,43 @@ static const char *skip_show_header(struct reader *r, const char *p, uint32_t c)
 	return d;
 }
 
+/* Word stems of a bug, for phrases that name a culprit only beside one. */
+static const char *const bug_stems[] = {
+	"bug", "broke", "break", "regress", "crash", "oops", "fail", "wrong", "leak",
+	"deadlock", "race", "racy", "hang", "hung", "stuck", "lockup", "corrupt", "panic",
+	"warn", "incorrect", "not work", "n't work", "uninitiali", "null pointer", "dereferenc",
+	"miss", "error", "problem", "issue", "invalid", "overflow", "underflow", "stale",
+	"garbage", "bogus", "lost", "loses", "unbalanced", "bad", NULL,
+};
+
+/*
+ * "since X", "after X", "as of X" are dates as often as causes: "Since
+ * ea6d290c ->signal is always valid ... We can remove" (0bdd2ed4138 and four
+ * more cleanups).  They name a culprit only when their sentence, or the
+ * next, speaks of a bug.
+ */
+static bool bug_sentence(const char *flat, const char *p)
+{
+	const char *start = p, *end = p;
+	int stops = 0;
+	bool yes = false;
+
+	while (start > flat && p - start < 300 && !(start[-1] == ' ' && start > flat + 1 &&
+						    start[-2] == '.'))
+		start--;
+	while (*end && end - p < 400 && stops < 2) {
+		if (*end == '.' && (end[1] == ' ' || !end[1]))
+			stops++;
+		end++;
+	}
+	for (size_t i = 0; bug_stems[i] && !yes; i++) {
+		size_t len = strlen(bug_stems[i]);
+		for (const char *q = start; q + len <= end && !yes; q++)
+			yes = !strncasecmp(q, bug_stems[i], len);
+	}
+	return yes;
+}
+
 static void named_sha(struct reader *r, const char *flat, const char *p, size_t n)
 {
 	const char *phrase = phrase_before(flat, p);
@@ -376,6 +413,8 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 		return;
 	if (!phrase)
 		phrase = phrase_after(skip_show_header(r, skip_subject(p + n), c));
+	if (phrase && !strcmp(phrase, "since") && !bug_sentence(flat, p))
+		phrase = NULL;      /* a date: a mention at most */
 	if ((e = find(r->list, c, hex))) {
 		/* "Commit X (...) moved ...  The offending commit X": named */
 		if (phrase && e->kind == EV_MENTION) {
