@@ -48,9 +48,22 @@ static uint32_t root_of(const struct dag *dag, uint32_t c)
 	return c;
 }
 
-static bool affected(const struct series *s)
+/* Is release tag one of g's affected releases? */
+static bool is_affected(const struct triage_group *g, uint32_t tag)
 {
-	return s->affected && s->first_affected != PV_NONE;
+	for (size_t i = 0; i < g->naffected; i++)
+		if (g->affected[i] == tag)
+			return true;
+	return false;
+}
+
+/* Has any series a release with the bug? */
+static bool any_affected(const struct triage_group *g)
+{
+	for (size_t i = 0; i < g->nseries; i++)
+		if (g->series[i].affected)
+			return true;
+	return false;
 }
 
 static void note(struct cve_rows *r, char *text)
@@ -166,7 +179,7 @@ static void git_block(struct json *j, struct history *h, struct cve_rows *r,
 	for (size_t i = 0; i < r->g->nseries; i++) {
 		const struct series *s = &r->g->series[i];
 		char what[48];
-		if (!affected(s) || !s->fixed_by_backport || s->backport == PV_NONE)
+		if (!s->affected || !s->fixed_by_backport || s->backport == PV_NONE)
 			continue;
 		/* the backport that brought the bug; else the record's introducer,
 		 * or the one of the group that reached the series first */
@@ -210,9 +223,8 @@ static bool affected_again(const struct triage_group *g, const struct series *s)
 
 	for (size_t k = 0; k < s->ntags; k++) {
 		after |= s->tags[k] == s->fixed_in;
-		for (size_t a = 0; after && a < g->naffected; a++)
-			if (g->affected[a] == s->tags[k])
-				return true;
+		if (after && is_affected(g, s->tags[k]))
+			return true;
 	}
 	return false;
 }
@@ -230,7 +242,7 @@ static void affected_default(struct json *j, const struct history *h, struct cve
 	size_t first = 0;
 	char wild[40];
 
-	while (!affected(&g->series[first]))
+	while (!g->series[first].affected)
 		first++;
 	json_obj_begin(j);
 	json_kstr(j, "version", g->series[first].name);
@@ -242,7 +254,7 @@ static void affected_default(struct json *j, const struct history *h, struct cve
 		snprintf(wild, sizeof(wild), "%s.*", s->name);
 		if (t->fix_first != PV_NONE && tags_cmp_version(&h->tags, s->base, t->fix_first) >= 0)
 			break;  /* the fix's release on: the last entry */
-		if (!affected(s))
+		if (!s->affected)
 			semver(j, s->name, "lessThanOrEqual", wild, "unaffected", "semver");
 		else if (s->fixed_in != PV_NONE && kver_is_stable(&h->tags.v[s->fixed_in].ver)) {
 			if (affected_again(g, s))
@@ -276,20 +288,11 @@ static void unaffected_default(struct json *j, const struct history *h,
 		snprintf(wild, sizeof(wild), "%s.*", s->name);
 		for (size_t k = 0; k < s->ntags; k++) {
 			size_t end = k;
-			bool run = false;
 
-			for (size_t a = 0; a < g->naffected && !run; a++)
-				run = g->affected[a] == s->tags[k];
-			if (!run)
+			if (!is_affected(g, s->tags[k]))
 				continue;
-			while (end + 1 < s->ntags) {
-				bool next = false;
-				for (size_t a = 0; a < g->naffected && !next; a++)
-					next = g->affected[a] == s->tags[end + 1];
-				if (!next)
-					break;
+			while (end + 1 < s->ntags && is_affected(g, s->tags[end + 1]))
 				end++;
-			}
 			semver(j, version_of(h, s->tags[k]), end + 1 < s->ntags ? "lessThan" :
 			       "lessThanOrEqual", end + 1 < s->ntags ? version_of(h, s->tags[end + 1]) :
 			       wild, "affected", "semver");
@@ -302,12 +305,10 @@ static void version_block(struct json *j, const struct history *h, struct cve_ro
 			  const struct triage *t)
 {
 	const struct triage_group *g = r->g;
-	bool any = false, via_backport = false;
+	bool any = any_affected(g), via_backport = false;
 
-	for (size_t i = 0; i < g->nseries; i++) {
-		any |= affected(&g->series[i]);
-		via_backport |= affected(&g->series[i]) && g->series[i].intro_backport != PV_NONE;
-	}
+	for (size_t i = 0; i < g->nseries; i++)
+		via_backport |= g->series[i].affected && g->series[i].intro_backport != PV_NONE;
 	json_obj_begin(j);
 	/* no released kernel affected: the default says it all, no entry to list */
 	if (any) {
@@ -332,12 +333,12 @@ static void series_notes(const struct history *h, struct cve_rows *r)
 	for (size_t i = 0; i < r->g->nseries; i++) {
 		const struct series *s = &r->g->series[i];
 		char b[13], u[13];
-		if (affected(s) && !s->maintained) {
+		if (s->affected && !s->maintained) {
 			untagged[!!nuntagged++] = s->name;
 			if (nuntagged == 1)
 				untagged[1] = s->name;
 		}
-		if (s->intro_backport == PV_NONE || !affected(s))
+		if (s->intro_backport == PV_NONE || !s->affected)
 			continue;
 		git_oid_tostr(b, sizeof(b), &h->dag.oids[s->intro_backport]);
 		git_oid_tostr(u, sizeof(u), &h->dag.oids[s->intro_upstream]);
@@ -381,7 +382,6 @@ void cve_report_write(struct json *j, struct history *h, struct contain *c,
 {
 	struct cve_rows r;
 	char url[512];
-	bool any = false;
 
 	rows_init(&r, h, c, t, o);
 	r.repo = o->repo ? o->repo : origin_url(h, url, sizeof(url));
@@ -397,9 +397,7 @@ void cve_report_write(struct json *j, struct history *h, struct contain *c,
 	version_block(j, h, &r, t);
 	json_arr_end(j);
 	series_notes(h, &r);
-	for (size_t i = 0; i < r.g->nseries; i++)
-		any |= affected(&r.g->series[i]);
-	if (!any)
+	if (!any_affected(r.g))
 		note(&r, xstrdup(same_cycle(h, c, &r, t) ? "no released kernel had the bug: "
 				 "introduced and fixed in one release cycle" :
 				 "no released kernel had the bug"));

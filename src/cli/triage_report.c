@@ -317,7 +317,7 @@ static void series_row(struct front *f, const struct series *s)
 		       " (a backport of the fix had come before it)" : "");
 		return;
 	}
-	if (!s->affected || s->first_affected == PV_NONE) {
+	if (!s->affected) {
 		printf("not affected%s%s\n", s->fix_before ?
 		       " (the fix was backported before its culprit)" : s->fix_alone ?
 		       " (the fix was backported; its culprit never was)" : "",
@@ -346,7 +346,7 @@ static void series_row(struct front *f, const struct series *s)
 /* Not affected and no backport story: a row that may join its neighbours'. */
 static bool plain_unaffected(const struct series *s)
 {
-	return (!s->affected || s->first_affected == PV_NONE) && !backport_story(s);
+	return !s->affected && !backport_story(s);
 }
 
 /* Series in a row that are not affected collapse into one line. */
@@ -506,7 +506,7 @@ static void json_series(struct front *f, const struct triage_group *g)
 		json_obj_begin(j);
 		json_kstr(j, "series", s->name);
 		json_kstr(j, "newest_tag", s->ntags ? rel(f, s->tags[s->ntags - 1]) : NULL);
-		json_kbool(j, "affected", s->affected && s->first_affected != PV_NONE);
+		json_kbool(j, "affected", s->affected);
 		json_kbool(j, "maintained", s->maintained);
 		json_kstr(j, "first_affected", rel(f, s->first_affected));
 		json_kstr(j, "last_affected", rel(f, s->last_affected));

@@ -402,8 +402,9 @@ static bool sentence_says(const char *flat, const char *p, const char *const *st
  * "since X" is a date as often as a cause: "Since ea6d290c ->signal is
  * always valid ... We can remove" (0bdd2ed4138 and four more cleanups).
  * It names no culprit where its sentence, or the next, tells of a cleanup
- * it made possible and of no bug.  (Demanding a bug word instead would
- * lose a third of the developers' "since X" culprits: bench/culprits.py.)
+ * it made possible and of no bug.  (Demanding a bug word instead cost 6
+ * points of the named culprits' first affected release: bench/culprits.py
+ * measure, 93.1% / 92.3% against 99.2% / 100.0%.)
  */
 static bool since_is_date(const char *flat, const char *p)
 {

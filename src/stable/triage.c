@@ -260,6 +260,19 @@ static int apply_check(struct triage *t, struct history *h, struct contain *c)
 	return 0;
 }
 
+/*
+ * Per tag: intro[] carries an introducer, via[] the backport that brought
+ * it, of[] its upstream commit (PV_NONE: none yet).
+ */
+static void new_marks(size_t ntags, bool **intro, uint32_t **via, uint32_t **of)
+{
+	*intro = xcalloc(ntags, 1);
+	*via = xmalloc(ntags * sizeof(**via));
+	*of = xmalloc(ntags * sizeof(**of));
+	for (size_t i = 0; i < ntags; i++)
+		(*via)[i] = (*of)[i] = PV_NONE;
+}
+
 /* The releases carrying intro[] and not fixed[], and g's series rows from them; frees the three. */
 static void finish_rows(struct triage_group *g, const struct triage *t, struct history *h,
 			struct contain *c, const bool *fixed, bool *intro, uint32_t *via, uint32_t *of)
@@ -304,11 +317,10 @@ static void place(struct triage_group *g, const struct triage *t, struct history
 		  struct contain *c, const bool *fixed, const uint32_t *intro_commits, size_t n)
 {
 	size_t ntags = h->tags.nr + 1;
-	bool *intro = xcalloc(ntags, 1);
-	uint32_t *via = xmalloc(ntags * sizeof(*via)), *of = xmalloc(ntags * sizeof(*of));
+	bool *intro;
+	uint32_t *via, *of;
 
-	for (size_t i = 0; i < ntags; i++)
-		via[i] = of[i] = PV_NONE;
+	new_marks(ntags, &intro, &via, &of);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t u = intro_commits[i];
 		bool *mine = xcalloc(ntags, 1);
@@ -337,12 +349,10 @@ static void place_by_lines(struct triage_group *g, const struct triage *t, struc
 			   struct contain *c, const bool *fixed)
 {
 	const struct tag_table *tt = &h->tags;
-	size_t ntags = tt->nr + 1;
-	bool *intro = xcalloc(ntags, 1);
-	uint32_t *via = xmalloc(ntags * sizeof(*via)), *of = xmalloc(ntags * sizeof(*of));
+	bool *intro;
+	uint32_t *via, *of;
 
-	for (size_t i = 0; i < ntags; i++)
-		via[i] = of[i] = PV_NONE;
+	new_marks(tt->nr + 1, &intro, &via, &of);
 	for (size_t r = 0; r < tt->nreleases; r++) {
 		const struct kver *bv = &tt->v[tt->releases[r]].ver;
 		if (!kver_is_rc(bv) && !kver_is_stable(bv) && release_has_lines(t, h, tt->releases[r]))

@@ -98,7 +98,7 @@ static void stable_candidate(const struct triage *t, const struct triage_group *
 
 	for (size_t i = 0; i < g->nseries; i++) {
 		const struct series *s = &g->series[i];
-		if (!s->affected || s->first_affected == PV_NONE)
+		if (!s->affected)
 			continue;
 		aff[naff++] = s;
 		if (s->fixed_in != PV_NONE)

@@ -30,7 +30,7 @@ struct series {
 	uint32_t base;              /* the vX.Y tag */
 	uint32_t *tags;             /* vX.Y, vX.Y.1, ... in version order */
 	size_t ntags;
-	bool affected;
+	bool affected;              /* some tag affected: first_affected is set */
 	bool maintained;            /* has stable tags (or branches) */
 	uint32_t first_affected, last_affected;
 	uint32_t fixed_in;          /* first tag with the fix or a backport */
