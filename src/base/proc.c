@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "patchver/base/error.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
 
@@ -155,4 +156,26 @@ char *proc_first_line(char *const argv[])
 	unlink(path);
 	line[strcspn(line, "\n")] = '\0';
 	return xstrdup(*line ? line : "unknown");
+}
+
+int proc_run_to_end(char *const argv[], const char *cwd, const char *log, int code,
+		    const char *what, struct proc_result *r)
+{
+	if (proc_run(argv, cwd, log, 0, r) < 0)
+		return pv_error_set(code, "cannot run %s: %s", argv[0], strerror(errno));
+	if (r->interrupted)
+		return pv_error_set(PV_EINTERRUPTED, "interrupted while %s", what);
+	return 0;
+}
+
+int proc_run_ok(char *const argv[], const char *cwd, const char *log, int code,
+		const char *what)
+{
+	struct proc_result r;
+	int ret = proc_run_to_end(argv, cwd, log, code, what, &r);
+
+	if (!ret && r.exit_code != 0)
+		return pv_error_set(code, "%s failed (exit %d); see %s", what, r.exit_code,
+			     log ? log : "its output");
+	return ret;
 }

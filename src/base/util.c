@@ -213,6 +213,17 @@ bool path_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+bool path_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+char *path_join(const char *dir, const char *name)
+{
+	return xstrfmt("%s/%s", dir, name);
+}
+
 char **strv_dup(char *const *v)
 {
 	size_t n = 0;

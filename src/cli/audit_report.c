@@ -11,13 +11,52 @@
 #include "patchver/cli/triage_report.h"
 #include "patchver/stable/audit.h"
 
+/* The row's flags, as the text's legend says them. */
+static char mark_flag(enum audit_mark m)
+{
+	static const char flags[] = {
+		[AUDIT_MARK_NONE] = '-', [AUDIT_MARK_CC_STABLE] = 'C', [AUDIT_MARK_FIXES] = 'F',
+		[AUDIT_MARK_NAMED] = 'I', [AUDIT_MARK_POSSIBLE] = 'p',
+	};
+	return flags[m];
+}
+
+static char need_flag(enum audit_need n)
+{
+	static const char flags[] = {
+		[AUDIT_UNJUDGED] = ' ', [AUDIT_NEEDED] = 'N', [AUDIT_NOT_NEEDED] = 'n',
+		[AUDIT_NEED_UNKNOWN] = '?', [AUDIT_NOT_A_FIX] = 'x',
+	};
+	return flags[n];
+}
+
+/* text; JSON's have hyphens for spaces */
+static const char *need_name(enum audit_need n)
+{
+	static const char *const names[] = {
+		[AUDIT_UNJUDGED] = "unknown", [AUDIT_NEEDED] = "yes", [AUDIT_NOT_NEEDED] = "no",
+		[AUDIT_NEED_UNKNOWN] = "unknown", [AUDIT_NOT_A_FIX] = "not a fix",
+	};
+	return names[n];
+}
+
+static const char *mark_name(enum audit_mark m)
+{
+	static const char *const names[] = {
+		[AUDIT_MARK_NONE] = NULL, [AUDIT_MARK_CC_STABLE] = "cc-stable",
+		[AUDIT_MARK_FIXES] = "fixes", [AUDIT_MARK_NAMED] = "named-culprit",
+		[AUDIT_MARK_POSSIBLE] = "possible",
+	};
+	return names[m];
+}
+
 static void print_row(const struct history *h, const struct audit_result *a,
 		      const struct audit_row *r)
 {
-	printf("[%c", r->mark);
+	printf("[%c", mark_flag(r->mark));
 	for (size_t k = 0; k < a->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
-		printf(" %c%c%c", c->needed, c->present != PV_NONE ? 'P' : '-',
+		printf(" %c%c%c", need_flag(c->needed), c->present != PV_NONE ? 'P' : '-',
 		       c->applies < 0 ? ' ' : c->applies ? '+' : 'x');
 	}
 	printf("] %.12s %s\n", git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject);
@@ -26,9 +65,8 @@ static void print_row(const struct history *h, const struct audit_result *a,
 		       git_oid_tostr_s(&h->dag.oids[r->reverted_by]));
 	for (size_t k = 0; k < a->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
-		printf("%*s%s%s%s: %s", 16, "", a->nseries > 1 ? a->series[k].name : "", a->nseries > 1 ? " " : "",
-		       "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
-		       c->needed == 'x' ? "not a fix" : "unknown");
+		printf("%*s%s%sneeded: %s", 16, "", a->nseries > 1 ? a->series[k].name : "",
+		       a->nseries > 1 ? " " : "", need_name(c->needed));
 		printf(" (%s)", c->needed_why ? c->needed_why : "");
 		if (c->present != PV_NONE)
 			printf("; present since %s as %.12s (%s)", c->present_since,
@@ -63,7 +101,7 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 		const struct audit_cell *c = &r->cells[k];
 		if (!audit_missing(r, c) || r->fix.cls != FIXCLASS_FIX)
 			continue;
-		printf("    [%c] %.12s %s%s\n", r->mark,
+		printf("    [%c] %.12s %s%s\n", mark_flag(r->mark),
 		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject,
 		       c->applies == 1 ? "" : " (does not apply)");
 	}
@@ -103,11 +141,83 @@ static void print_text(const struct history *h, const struct audit_result *a,
 		print_summary(h, a, k);
 }
 
+static void json_cell(struct json *j, const struct history *h, const struct audit_cell *c)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_obj_begin(j);
+	json_kstr(j, "needed", c->needed == AUDIT_NOT_A_FIX ? "not-a-fix" : need_name(c->needed));
+	json_kstr(j, "needed_evidence", c->needed_why);
+	json_kstr(j, "present", c->present == PV_NONE ? NULL :
+		  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->present]));
+	json_kstr(j, "present_by", c->present == PV_NONE ? NULL : c->present_how);
+	json_kstr(j, "present_since", c->present == PV_NONE ? NULL : c->present_since);
+	json_key(j, "applies");
+	if (c->applies < 0)
+		json_null(j);
+	else
+		json_bool(j, c->applies);
+	json_key(j, "prerequisites");
+	json_arr_begin(j);
+	for (size_t p = 0; p < c->nprereqs; p++)
+		json_str(j, git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->prereqs[p]]));
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void json_row(struct json *j, const struct history *h, const struct audit_result *a,
+		     const struct audit_row *r)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	json_obj_begin(j);
+	json_kstr(j, "commit", git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->commit]));
+	json_kstr(j, "subject", r->subject);
+	json_kstr(j, "marked", mark_name(r->mark));
+	json_kstr(j, "stable_hint", *r->hint ? r->hint : NULL);
+	json_kstr(j, "reverted_by", r->reverted_by == PV_NONE ? NULL :
+		  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->reverted_by]));
+	triage_report_fix_json(j, &r->fix);
+	json_key(j, "series");
+	json_obj_begin(j);
+	for (size_t k = 0; k < a->nseries; k++) {
+		json_key(j, a->series[k].name);
+		json_cell(j, h, &r->cells[k]);
+	}
+	json_obj_end(j);
+	json_obj_end(j);
+}
+
+static void json_counts(struct json *j, const struct audit_result *a, size_t k)
+{
+	struct audit_counts n;
+
+	audit_count(a, k, &n);
+	json_obj_begin(j);
+	json_kint(j, "commits", (int64_t)a->nrows);
+	json_kint(j, "marked_cc_stable", (int64_t)n.marked);
+	json_kint(j, "fixes", (int64_t)n.by_word);
+	json_kint(j, "possible_fixes", (int64_t)n.possible);
+	json_kint(j, "not_a_fix", (int64_t)n.not_fix);
+	json_kint(j, "candidates", (int64_t)n.candidates);
+	json_kint(j, "needed_missing", (int64_t)n.missing);
+	json_kint(j, "needed_missing_backported_culprit", (int64_t)n.missing_backported_culprit);
+	json_kint(j, "possible_candidates", (int64_t)n.possible_needed);
+	json_kint(j, "possible_missing", (int64_t)n.possible_missing);
+	json_kint(j, "needed_reverted", (int64_t)n.reverted);
+	json_kint(j, "not_needed", (int64_t)(n.unneeded_fix + n.unneeded_possible));
+	json_kint(j, "not_needed_possible", (int64_t)n.unneeded_possible);
+	json_kint(j, "unknown", (int64_t)n.unknown);
+	json_kint(j, "present", (int64_t)n.present);
+	json_kint(j, "present_by_upstream_line", (int64_t)n.by_line);
+	json_kint(j, "present_not_a_fix", (int64_t)n.present_not_fix);
+	json_obj_end(j);
+}
+
 static void print_json(const struct history *h, const struct audit_result *a,
 		       const struct audit_report_opts *o)
 {
 	struct json j;
-	char hex[GIT_OID_HEXSZ + 1];
 
 	json_document_begin(&j, stdout);
 	json_key(&j, "audit");
@@ -128,75 +238,15 @@ static void print_json(const struct history *h, const struct audit_result *a,
 	json_arr_end(&j);
 	json_key(&j, "commits");
 	json_arr_begin(&j);
-	for (size_t i = 0; i < a->nrows; i++) {
-		const struct audit_row *r = &a->rows[i];
-		if (!audit_listed(a, r, o->only))
-			continue;
-		json_obj_begin(&j);
-		json_kstr(&j, "commit", git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->commit]));
-		json_kstr(&j, "subject", r->subject);
-		json_kstr(&j, "marked", r->mark == 'C' ? "cc-stable" : r->mark == 'F' ? "fixes" :
-			  r->mark == 'I' ? "named-culprit" : r->mark == 'p' ? "possible" : NULL);
-		json_kstr(&j, "stable_hint", *r->hint ? r->hint : NULL);
-		json_kstr(&j, "reverted_by", r->reverted_by == PV_NONE ? NULL :
-			  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->reverted_by]));
-		triage_report_fix_json(&j, &r->fix);
-		json_key(&j, "series");
-		json_obj_begin(&j);
-		for (size_t k = 0; k < a->nseries; k++) {
-			const struct audit_cell *c = &r->cells[k];
-			json_key(&j, a->series[k].name);
-			json_obj_begin(&j);
-			json_kstr(&j, "needed", c->needed == 'N' ? "yes" : c->needed == 'n' ? "no" :
-				  c->needed == 'x' ? "not-a-fix" : "unknown");
-			json_kstr(&j, "needed_evidence", c->needed_why);
-			json_kstr(&j, "present", c->present == PV_NONE ? NULL :
-				  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->present]));
-			json_kstr(&j, "present_by", c->present == PV_NONE ? NULL : c->present_how);
-			json_kstr(&j, "present_since", c->present == PV_NONE ? NULL :
-				  c->present_since);
-			json_key(&j, "applies");
-			if (c->applies < 0)
-				json_null(&j);
-			else
-				json_bool(&j, c->applies);
-			json_key(&j, "prerequisites");
-			json_arr_begin(&j);
-			for (size_t p = 0; p < c->nprereqs; p++)
-				json_str(&j, git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->prereqs[p]]));
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-		json_obj_end(&j);
-		json_obj_end(&j);
-	}
+	for (size_t i = 0; i < a->nrows; i++)
+		if (audit_listed(a, &a->rows[i], o->only))
+			json_row(&j, h, a, &a->rows[i]);
 	json_arr_end(&j);
 	json_key(&j, "summary");
 	json_obj_begin(&j);
 	for (size_t k = 0; k < a->nseries; k++) {
-		struct audit_counts n;
-		audit_count(a, k, &n);
 		json_key(&j, a->series[k].name);
-		json_obj_begin(&j);
-		json_kint(&j, "commits", (int64_t)a->nrows);
-		json_kint(&j, "marked_cc_stable", (int64_t)n.marked);
-		json_kint(&j, "fixes", (int64_t)n.by_word);
-		json_kint(&j, "possible_fixes", (int64_t)n.possible);
-		json_kint(&j, "not_a_fix", (int64_t)n.not_fix);
-		json_kint(&j, "candidates", (int64_t)n.candidates);
-		json_kint(&j, "needed_missing", (int64_t)n.missing);
-		json_kint(&j, "needed_missing_backported_culprit",
-			  (int64_t)n.missing_backported_culprit);
-		json_kint(&j, "possible_candidates", (int64_t)n.possible_needed);
-		json_kint(&j, "possible_missing", (int64_t)n.possible_missing);
-		json_kint(&j, "needed_reverted", (int64_t)n.reverted);
-		json_kint(&j, "not_needed", (int64_t)(n.unneeded_fix + n.unneeded_possible));
-		json_kint(&j, "not_needed_possible", (int64_t)n.unneeded_possible);
-		json_kint(&j, "unknown", (int64_t)n.unknown);
-		json_kint(&j, "present", (int64_t)n.present);
-		json_kint(&j, "present_by_upstream_line", (int64_t)n.by_line);
-		json_kint(&j, "present_not_a_fix", (int64_t)n.present_not_fix);
-		json_obj_end(&j);
+		json_counts(&j, a, k);
 	}
 	json_obj_end(&j);
 	json_obj_end(&j);

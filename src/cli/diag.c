@@ -63,7 +63,7 @@ static const struct {
 	  "that models the bug", NULL },
 	{ LAB_INPUT_ENDS_NOT_TAGS, "", "", "--good and --bad are not both release tags: "
 	  "bisect their commits with --commits" },
-	{ LAB_INPUT_MEASURE, "--measure: ", "", NULL },
+	{ LAB_INPUT_MEASURE, "--measure: ", ": give --kernel-tree with it", NULL },
 };
 
 static void say_error(const struct pv_error *e)

@@ -22,12 +22,12 @@
 
 #define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
 
-static enum history_index index_mode(const struct options *o)
+static enum history_index index_mode(const struct options *o, enum job job)
 {
 	if (o->no_index)
 		return HISTORY_INDEX_OFF;
 	/* one query answers without one: building costs more than the query */
-	if (o->index || o->use_stdin || options_read_everything(o))
+	if (job == JOB_INDEX || job == JOB_NAMES_STDIN || job_reads_everything(job))
 		return HISTORY_INDEX_BUILD;
 	return HISTORY_INDEX_USE;
 }
@@ -36,7 +36,7 @@ static int run_triage(const struct options *o, struct history *h, const char **r
 		      size_t nrevs)
 {
 	struct triage_opts t = { o->json || o->cve_json, o->triage, o->patch_id, o->range,
-				 o->evidence_mode, o->cve_json, o->cve_repo };
+				 o->evidence, o->cve_json, o->cve_repo };
 
 	if (o->patch)
 		return triage_patch_file(h, &t, o->patch);
@@ -58,6 +58,8 @@ static struct lab_opts lab_of_options(const struct options *o)
 	l.quiet = o->json || o->cve_json;   /* JSON: stderr keeps errors and warnings */
 	l.repro = r;
 	l.booted = boot_record_write;
+	l.timed = boot_record_time;
+	l.recorded = boot_record_median;
 	return l;
 }
 
@@ -67,13 +69,12 @@ static int run_verify(const struct options *o, struct history *h, const char *fi
 		.lab = lab_of_options(o),
 		.series_dir = o->patch_series,
 		.candidates = o->candidates, .expects = o->expects,
-		.max_states = o->max_states, .all_releases = o->releases != NULL,
-		.dry_run = o->dry_run, .measure = o->measure,
+		.max_states = o->max_states, .all_releases = o->all_releases,
+		.dry_run = o->dry_run, .measure = o->measure, .measure_ask = "--measure",
 	};
 
 	if (o->cve_json)
-		return verify_report_cve(h, fix, &v, o->affected_from &&
-					 !strcmp(o->affected_from, "boot"), o->cve_repo);
+		return verify_report_cve(h, fix, &v, o->affected_from_boot, o->cve_repo);
 	return verify_report(h, fix, &v, o->json);
 }
 
@@ -114,51 +115,58 @@ static int prepare_tree(const struct options *o)
 	return ret;
 }
 
+/* The history's job: the index, a lab run, the audit, a triage or names. */
+static int run_job(const struct options *o, const struct command_line *cl, struct history *h)
+{
+	struct report_opts ropts = { cl->mode, o->json, o->match };
+
+	switch (cl->job) {
+	case JOB_INDEX:
+		return report_index(h, o->json);
+	case JOB_VERIFY_BOOT:
+		return run_verify(o, h, cl->nrevs ? cl->revs[0] : NULL);
+	case JOB_BISECT_BOOT:
+		return run_bisect(o, h);
+	case JOB_AUDIT:
+		return run_audit(o, h);
+	case JOB_TRIAGE:
+		return run_triage(o, h, cl->revs, cl->nrevs);
+	case JOB_NAMES_STDIN:
+		return report_stdin(h, &ropts, stdin);
+	case JOB_NAMES:
+		return report_revs(h, &ropts, cl->revs, cl->nrevs);
+	case JOB_VERSION:
+	case JOB_CACHE_CLEAN:
+	case JOB_PREPARE_TREE:
+		break;
+	}
+	return error(EXIT_INTERNAL, "job %d reached the history", (int)cl->job);
+}
+
 int patchver_dispatch(const struct options *o, const struct command_line *cl)
 {
 	struct history_opts hopts = { 0 };
-	struct report_opts ropts = { 0 };
 	struct history h;
 	int ret;
 
 	diag_install();
-	if (o->cache_clean)
+	if (cl->job == JOB_CACHE_CLEAN)
 		return diag_exit(verify_report_cache_clean());
-	if (o->prepare_tree)
+	if (cl->job == JOB_PREPARE_TREE)
 		return diag_exit(prepare_tree(o));
-	ropts.mode = cl->mode;
-	ropts.json = o->json;
-	ropts.match = o->match;
 	hopts.path = o->dir;
 	hopts.release_glob = o->match ? o->match : DEFAULT_RELEASE_GLOB;
-	hopts.index = index_mode(o);
+	hopts.index = index_mode(o, cl->job);
 	/*
 	 * a few names: git's cut walk reads less than the whole history; the
 	 * full report's stable backports need every stable line's commits
 	 */
-	hopts.lazy_ok = !o->use_stdin && !o->index && !options_read_everything(o) &&
-			cl->nrevs <= LAZY_REVS && cl->mode != REPORT_FULL;
-	hopts.scan_pack = o->audit;
+	hopts.lazy_ok = cl->job == JOB_NAMES && cl->nrevs <= LAZY_REVS && cl->mode != REPORT_FULL;
+	hopts.scan_pack = cl->job == JOB_AUDIT;
 	gitstart_init();
-	if ((ret = history_open(&h, &hopts)) == 0) {
-		if (!h.tags.nr)
-			ret = error(EXIT_NO_TAGS, "repository '%s' has no tags",
-				    o->dir ? o->dir : ".");
-		else if (o->index)
-			ret = report_index(&h, o->json);
-		else if (o->verify_boot)
-			ret = run_verify(o, &h, cl->nrevs ? cl->revs[0] : NULL);
-		else if (o->bisect_boot)
-			ret = run_bisect(o, &h);
-		else if (o->audit)
-			ret = run_audit(o, &h);
-		else if (o->patch || o->triage || o->patch_id)
-			ret = run_triage(o, &h, cl->revs, cl->nrevs);
-		else if (o->use_stdin)
-			ret = report_stdin(&h, &ropts, stdin);
-		else
-			ret = report_revs(&h, &ropts, cl->revs, cl->nrevs);
-	}
+	if ((ret = history_open(&h, &hopts)) == 0)
+		ret = h.tags.nr ? run_job(o, cl, &h) :
+		      error(EXIT_NO_TAGS, "repository '%s' has no tags", o->dir ? o->dir : ".");
 	history_close(&h);
 	gitstart_shutdown();
 	return diag_exit(ret);

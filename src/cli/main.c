@@ -35,8 +35,9 @@ static bool try_quick(const struct command_line *cl, int *ret)
 	struct quick *q;
 	int code = -1;
 
-	if ((env && !strcmp(env, "off")) || !cl->nrevs || opt.json || opt.use_stdin ||
-	    opt.no_index || opt.index || opt.match || options_read_everything(&opt))
+	/* names of the default release tags, as text: what the index answers */
+	if ((env && !strcmp(env, "off")) || cl->job != JOB_NAMES || opt.json || opt.no_index ||
+	    opt.match)
 		return false;
 	if ((q = quick_open(opt.dir, DEFAULT_RELEASE_GLOB, &why))) {
 		code = report_quick(q, &ropts, cl->revs, cl->nrevs);
@@ -106,14 +107,12 @@ int main(int argc, const char **argv)
 	diag_install();
 	if ((ret = options_parse(&cl, argc, argv)))
 		goto out;
-	if (opt.version) {
+	if (cl.job == JOB_VERSION) {
 		printf("patchver %s (libgit2 %s)\n", PATCHVER_VERSION, PATCHVER_LIBGIT2_VERSION);
 		goto out;
 	}
-	if (!opt.cache_clean && !opt.prepare_tree) {
-		if ((ret = options_check(&cl)) || try_quick(&cl, &ret))
-			goto out;
-	}
+	if (try_quick(&cl, &ret))
+		goto out;
 	if ((full = load_full()))
 		ret = full(&opt, &cl);
 	else

@@ -14,6 +14,11 @@
 
 struct options opt;
 
+/* What popt reads for the options parsed into opt's values, freed after. */
+static struct {
+	char *evidence, *max_states, *releases, *affected_from;
+} arg;
+
 static int pick_mode(enum report_mode *mode)
 {
 	int n = !!opt.describe + !!opt.name_rev + !!opt.tags_containing + !!opt.first_release;
@@ -28,20 +33,20 @@ static int pick_mode(enum report_mode *mode)
 	return 0;
 }
 
-/* --evidence all|message|blame|text into opt.evidence_mode */
+/* --evidence all|message|blame|text into opt.evidence */
 static int parse_evidence(void)
 {
 	static const char *const names[] = { "all", "message", "blame", "text" };
 
-	opt.evidence_mode = EVIDENCE_ALL;
-	for (int i = 0; opt.evidence && i < 4; i++)
-		if (!strcmp(opt.evidence, names[i])) {
-			opt.evidence_mode = (enum evidence_mode)i;
+	opt.evidence = EVIDENCE_ALL;
+	for (int i = 0; arg.evidence && i < 4; i++)
+		if (!strcmp(arg.evidence, names[i])) {
+			opt.evidence = (enum evidence_mode)i;
 			return 0;
 		}
-	if (!opt.evidence)
+	if (!arg.evidence)
 		return 0;
-	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame, text or all", opt.evidence);
+	return error(EXIT_USAGE, "--evidence: '%s' is not message, blame, text or all", arg.evidence);
 }
 
 /* A..B with both ends: the shape a range must have before any history is read. */
@@ -95,36 +100,38 @@ static int check_plan_options(void)
 	char *end = NULL;
 	long n;
 
-	if (!opt.verify_boot && (opt.max_states_arg || opt.releases || opt.dry_run))
+	if (!opt.verify_boot && (arg.max_states || arg.releases || opt.dry_run))
 		return error(EXIT_USAGE, "--max-states, --releases and --dry-run go with --verify-boot");
-	if (!opt.verify_boot && (opt.measure || opt.affected_from))
+	if (!opt.verify_boot && (opt.measure || arg.affected_from))
 		return error(EXIT_USAGE, "%s goes with --verify-boot (it measures by booting)",
 			     opt.measure ? "--measure" : "--affected-from");
-	if (opt.affected_from && strcmp(opt.affected_from, "text") &&
-	    strcmp(opt.affected_from, "boot"))
+	if (arg.affected_from && strcmp(arg.affected_from, "text") &&
+	    strcmp(arg.affected_from, "boot"))
 		return error(EXIT_USAGE, "--affected-from: '%s' is not a choice: give text (the "
-			     "triage's range) or boot (the measured one)", opt.affected_from);
-	if (opt.affected_from && !opt.cve_json)
+			     "triage's range) or boot (the measured one)", arg.affected_from);
+	if (arg.affected_from && !opt.cve_json)
 		return error(EXIT_USAGE, "--affected-from chooses --cve-json's affected range: give "
 			     "--cve-json");
 	if (opt.measure && opt.candidates)
 		return error(EXIT_USAGE, "--measure bisects the triage's states; --candidate names "
 			     "its own");
-	if (opt.releases && strcmp(opt.releases, "all"))
+	opt.affected_from_boot = arg.affected_from && !strcmp(arg.affected_from, "boot");
+	opt.all_releases = arg.releases != NULL;
+	if (arg.releases && strcmp(arg.releases, "all"))
 		return error(EXIT_USAGE, "--releases: '%s' is not a choice: give all (every affected "
-			     "release), or leave it out for the plan", opt.releases);
-	if ((opt.max_states_arg || opt.releases) && opt.candidates)
+			     "release), or leave it out for the plan", arg.releases);
+	if ((arg.max_states || arg.releases) && opt.candidates)
 		return error(EXIT_USAGE, "--max-states and --releases choose the triage's states; "
 			     "--candidate names its own");
-	if (opt.max_states_arg && opt.releases)
+	if (arg.max_states && arg.releases)
 		return error(EXIT_USAGE, "--max-states bounds the plan; --releases all has none");
-	if (!opt.max_states_arg)
+	if (!arg.max_states)
 		return 0;
 	errno = 0;
-	n = strtol(opt.max_states_arg, &end, 10);
-	if (errno || end == opt.max_states_arg || *end || n < 2 || n > 100000)
+	n = strtol(arg.max_states, &end, 10);
+	if (errno || end == arg.max_states || *end || n < 2 || n > 100000)
 		return error(EXIT_USAGE, "--max-states: '%s' is not a number of states (at least 2: "
-			     "a release with and without the fix)", opt.max_states_arg);
+			     "a release with and without the fix)", arg.max_states);
 	opt.max_states = (int)n;
 	return 0;
 }
@@ -184,7 +191,7 @@ static struct poptOption query_options[] = {
 static struct poptOption triage_options[] = {
 	{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
 	  "is the fix for stable? introducers, releases, verdict", NULL },
-	{ "evidence", 0, POPT_ARG_STRING, &opt.evidence, 0,
+	{ "evidence", 0, POPT_ARG_STRING, &arg.evidence, 0,
 	  "what may decide: message, blame, text or all (default)", "MODE" },
 	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
 	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
@@ -207,15 +214,15 @@ static struct poptOption boot_options[] = {
 	  "what a --candidate must show: pass or CHECK:ERRNO", "NAME=RESULT" },
 	{ "patch-series", 0, POPT_ARG_STRING, &opt.patch_series, 0,
 	  "the model's patches for a tree without the fix's history", "DIR" },
-	{ "max-states", 0, POPT_ARG_STRING, &opt.max_states_arg, 0,
+	{ "max-states", 0, POPT_ARG_STRING, &arg.max_states, 0,
 	  "the plan boots at most N states (default 24)", "N" },
-	{ "releases", 0, POPT_ARG_STRING, &opt.releases, 0,
+	{ "releases", 0, POPT_ARG_STRING, &arg.releases, 0,
 	  "all: every affected release, no plan", "all" },
 	{ "dry-run", 0, POPT_ARG_NONE, &opt.dry_run, 0,
 	  "print the plan, build and boot nothing", NULL },
 	{ "measure", 0, POPT_ARG_NONE, &opt.measure, 0,
 	  "bisect where boots and text disagree", NULL },
-	{ "affected-from", 0, POPT_ARG_STRING, &opt.affected_from, 0,
+	{ "affected-from", 0, POPT_ARG_STRING, &arg.affected_from, 0,
 	  "--cve-json's range: text or boot", "FROM" },
 	POPT_TABLEEND
 };
@@ -313,26 +320,7 @@ static void deprecated_series(void)
 	opt.series = NULL;
 }
 
-int options_parse(struct command_line *cl, int argc, const char **argv)
-{
-	int rc;
-
-	memset(cl, 0, sizeof(*cl));
-	cl->ctx = poptGetContext("patchver", argc, argv, options, 0);
-	poptSetOtherOptionHelp(cl->ctx, "[OPTION...] [REV...]");
-	while ((rc = poptGetNextOpt(cl->ctx)) > 0)
-		;
-	if (rc < -1)
-		return error(EXIT_USAGE, "%s: %s (see patchver --help)",
-			     poptBadOption(cl->ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
-	deprecated_series();
-	cl->revs = poptGetArgs(cl->ctx);
-	while (cl->revs && cl->revs[cl->nrevs])
-		cl->nrevs++;
-	return 0;
-}
-
-int options_check(struct command_line *cl)
+static int check_options(struct command_line *cl)
 {
 	size_t nrevs = cl->nrevs;
 	int ret;
@@ -368,14 +356,58 @@ int options_check(struct command_line *cl)
 	if ((opt.triage || opt.patch_id) && (cl->mode != REPORT_FULL || opt.use_stdin))
 		return error(EXIT_USAGE, "--triage and --patch-id take revisions or --patch, "
 			     "and no other mode");
-	if ((opt.evidence || opt.cve_json) && !opt.triage && !(opt.cve_json && opt.verify_boot))
-		return error(EXIT_USAGE, "%s goes with --triage%s", opt.evidence ? "--evidence" :
-			     "--cve-json", opt.evidence ? "" : " or --verify-boot");
+	if ((arg.evidence || opt.cve_json) && !opt.triage && !(opt.cve_json && opt.verify_boot))
+		return error(EXIT_USAGE, "%s goes with --triage%s", arg.evidence ? "--evidence" :
+			     "--cve-json", arg.evidence ? "" : " or --verify-boot");
 	if (opt.cve_repo && !opt.cve_json)
 		return error(EXIT_USAGE, "--cve-repo names --cve-json's repository: give --cve-json");
 	if (opt.cve_repo && !*opt.cve_repo)
 		return error(EXIT_USAGE, "--cve-repo: an empty URL");
 	return parse_evidence();
+}
+
+/* The one place the job is read off the options (they go together: checked above). */
+static enum job job_of_options(void)
+{
+	if (opt.index)
+		return JOB_INDEX;
+	if (opt.verify_boot)
+		return JOB_VERIFY_BOOT;
+	if (opt.bisect_boot)
+		return JOB_BISECT_BOOT;
+	if (opt.audit)
+		return JOB_AUDIT;
+	if (opt.patch || opt.triage || opt.patch_id)
+		return JOB_TRIAGE;
+	return opt.use_stdin ? JOB_NAMES_STDIN : JOB_NAMES;
+}
+
+int options_parse(struct command_line *cl, int argc, const char **argv)
+{
+	int rc;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->ctx = poptGetContext("patchver", argc, argv, options, 0);
+	poptSetOtherOptionHelp(cl->ctx, "[OPTION...] [REV...]");
+	while ((rc = poptGetNextOpt(cl->ctx)) > 0)
+		;
+	if (rc < -1)
+		return error(EXIT_USAGE, "%s: %s (see patchver --help)",
+			     poptBadOption(cl->ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+	deprecated_series();
+	cl->revs = poptGetArgs(cl->ctx);
+	while (cl->revs && cl->revs[cl->nrevs])
+		cl->nrevs++;
+	/* these take the rest as it is */
+	if (opt.version || opt.cache_clean || opt.prepare_tree) {
+		cl->job = opt.version ? JOB_VERSION : opt.cache_clean ? JOB_CACHE_CLEAN :
+			  JOB_PREPARE_TREE;
+		return 0;
+	}
+	if ((rc = check_options(cl)))
+		return rc;
+	cl->job = job_of_options();
+	return 0;
 }
 
 void options_free(struct command_line *cl)
@@ -385,7 +417,7 @@ void options_free(struct command_line *cl)
 	free(opt.match);
 	free(opt.patch);
 	free(opt.range);
-	free(opt.evidence);
+	free(arg.evidence);
 	free(opt.kernel_tree);
 	free(opt.accel);
 	free(opt.series);
@@ -400,8 +432,9 @@ void options_free(struct command_line *cl)
 	strv_free(opt.candidates);
 	strv_free(opt.expects);
 	free(opt.reproducer);
-	free(opt.max_states_arg);
-	free(opt.releases);
+	free(arg.max_states);
+	free(arg.releases);
+	free(arg.affected_from);
 	strv_free(opt.guest_files);
 	strv_free(opt.configs);
 }

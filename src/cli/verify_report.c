@@ -36,11 +36,11 @@ static const char *expect_text(const struct candidate *c, char *buf, size_t n)
 /* The last lines the reproducer (and the kernel) printed: why a row is not as expected. */
 static void print_tail(const struct candidate *c)
 {
-	const struct serial_report *s = &c->boot.serial;
+	const struct serial_report *s = &c->run.boot.serial;
 	size_t from = s->noutput > 8 ? s->noutput - 8 : 0;
 
 	if (s->noutput)
-		printf("%-22s   last lines after the start marker (%s):\n", "", c->log);
+		printf("%-22s   last lines after the start marker (%s):\n", "", c->run.log);
 	for (size_t k = from; k < s->noutput; k++)
 		printf("%-22s   | %.*s\n", "", 160, s->output[k]);
 }
@@ -55,35 +55,90 @@ static void print_candidate(const struct candidate *c)
 {
 	char build[32], boot[32];
 
-	if (c->status == PV_EPATCH)
+	if (c->run.status == PV_EPATCH)
 		snprintf(build, sizeof(build), "-");
-	else if (c->status == PV_EBUILD)
+	else if (c->run.status == PV_EBUILD)
 		snprintf(build, sizeof(build), "FAILED");
-	else if (c->cached)
+	else if (c->run.cached)
 		snprintf(build, sizeof(build), "cached");
 	else
-		snprintf(build, sizeof(build), "built %.0fs", c->build_seconds);
-	if (c->log && c->boot.seconds > 0)
-		snprintf(boot, sizeof(boot), "%s %.1fs", c->boot.accel, c->boot.seconds);
+		snprintf(build, sizeof(build), "built %.0fs", c->run.build_seconds);
+	if (c->run.log && c->run.boot.seconds > 0)
+		snprintf(boot, sizeof(boot), "%s %.1fs", c->run.boot.accel, c->run.boot.seconds);
 	else
 		snprintf(boot, sizeof(boot), "-");
-	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->state ? c->state : "-", build, boot,
-	       c->outside ? "outside the measured range" : c->ok ? "as expected" : "NOT as expected",
-	       c->why ? c->why : "not run");
+	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->run.state ? c->run.state : "-", build, boot,
+	       c->run.outside ? "outside the measured range" : c->run.ok ? "as expected" : "NOT as expected",
+	       c->run.why ? c->run.why : "not run");
 	if (c->role || c->models)
 		printf("%-22s   %s%s%s\n", "", c->role ? c->role : "",
 		       c->models ? "; models " : "", c->models ? c->models : "");
-	for (char **u = c->unstuck; u && *u; u++)
+	for (char **u = c->run.unstuck; u && *u; u++)
 		printf("%-22s   warning: %s did not stick in this kernel's .config\n", "", *u);
 	for (char **p = c->prereqs; p && *p; p++)
 		printf("%-22s   builds with: %s\n", "", *p);
-	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
-		const struct guest_check *g = &c->boot.serial.checks[k];
+	for (size_t k = 0; k < c->run.boot.serial.nchecks; k++) {
+		const struct guest_check *g = &c->run.boot.serial.checks[k];
 		if (!g->pass)
 			printf("%-22s   FAIL %s errno=%s expect=%s\n", "", g->name, g->err, g->expect);
 	}
-	if (!c->ok && !c->outside && c->log)
+	if (!c->run.ok && !c->run.outside && c->run.log)
 		print_tail(c);
+}
+
+/* The candidate's build: cached or made, its key, logs and prerequisites. */
+static void json_build(struct json *j, const struct candidate *c)
+{
+	json_key(j, "build");
+	json_obj_begin(j);
+	json_kbool(j, "cached", c->run.cached);
+	json_kint(j, "milliseconds", (int64_t)(c->run.build_seconds * 1000));
+	json_kstr(j, "state_key", *c->run.key ? c->run.key : NULL);
+	json_kstr(j, "log", c->run.build_log);
+	json_kstr(j, "object_log", c->object_log);
+	json_key(j, "prerequisites");
+	json_arr_begin(j);
+	for (char **p = c->prereqs; p && *p; p++)
+		json_str(j, *p);
+	json_arr_end(j);
+	json_kint(j, "prerequisites_milliseconds", (int64_t)(c->prereq_seconds * 1000));
+	json_obj_end(j);
+}
+
+/* Its boot: QEMU, what the kernel and the reproducer printed, each check. */
+static void json_boot(struct json *j, const struct candidate *c)
+{
+	char *status = oracle_status(&c->run.boot.serial);
+
+	json_key(j, "boot");
+	json_obj_begin(j);
+	json_kstr(j, "accel", c->run.log ? c->run.boot.accel : NULL);
+	json_kint(j, "milliseconds", (int64_t)(c->run.boot.seconds * 1000));
+	json_kbool(j, "timed_out", c->run.boot.timed_out);
+	json_kbool(j, "panic", c->run.boot.serial.panic);
+	json_kstr(j, "kernel", c->run.boot.serial.kernel);
+	json_kbool(j, "smp", c->run.smp);
+	json_kstr(j, "reproducer", c->run.log ? status : NULL);
+	json_kstr(j, "crash", *c->run.boot.serial.crash ? c->run.boot.serial.crash : NULL);
+	json_kstr(j, "crash_before_start", *c->run.boot.serial.boot_crash ? c->run.boot.serial.boot_crash
+									: NULL);
+	json_kstr(j, "log", c->run.log);
+	json_kstr(j, "record", c->run.record);
+	json_kstr(j, "command", c->run.boot.cmdline);
+	json_key(j, "checks");
+	json_arr_begin(j);
+	for (size_t k = 0; k < c->run.boot.serial.nchecks; k++) {
+		const struct guest_check *g = &c->run.boot.serial.checks[k];
+		json_obj_begin(j);
+		json_kstr(j, "name", g->name);
+		json_kbool(j, "pass", g->pass);
+		json_kstr(j, "errno", g->err);
+		json_kstr(j, "expect", g->expect);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	free(status);
 }
 
 static void json_candidate(struct json *j, const struct candidate *c)
@@ -95,7 +150,7 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_kstr(j, "role", c->role);
 	json_kstr(j, "models", c->models);
 	json_kstr(j, "commit", git_oid_tostr(hex, sizeof(hex), &c->commit));
-	json_kstr(j, "state", c->state);
+	json_kstr(j, "state", c->run.state);
 	json_key(j, "patches");
 	json_arr_begin(j);
 	for (size_t i = 0; i < c->npatches; i++)
@@ -104,63 +159,19 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	json_compat(j, c);
 	json_kstr(j, "expect", expect_text(c, buf, sizeof(buf)));
 	/* the exit code its failure would have: what scripts read since version 1 */
-	json_kint(j, "status", c->status ? diag_exit_code(c->status) : 0);
-	json_kstr(j, "failed_patch", c->failed_patch);
-	json_key(j, "build");
-	json_obj_begin(j);
-	json_kbool(j, "cached", c->cached);
-	json_kint(j, "milliseconds", (int64_t)(c->build_seconds * 1000));
-	json_kstr(j, "state_key", *c->key ? c->key : NULL);
-	json_kstr(j, "log", c->build_log);
-	json_kstr(j, "object_log", c->object_log);
-	json_key(j, "prerequisites");
-	json_arr_begin(j);
-	for (char **p = c->prereqs; p && *p; p++)
-		json_str(j, *p);
-	json_arr_end(j);
-	json_kint(j, "prerequisites_milliseconds", (int64_t)(c->prereq_seconds * 1000));
-	json_obj_end(j);
-	json_key(j, "boot");
-	json_obj_begin(j);
-	json_kstr(j, "accel", c->log ? c->boot.accel : NULL);
-	json_kint(j, "milliseconds", (int64_t)(c->boot.seconds * 1000));
-	json_kbool(j, "timed_out", c->boot.timed_out);
-	json_kbool(j, "panic", c->boot.serial.panic);
-	json_kstr(j, "kernel", c->boot.serial.kernel);
-	json_kbool(j, "smp", c->smp);
-	{
-		char *status = oracle_status(&c->boot.serial);
-		json_kstr(j, "reproducer", c->log ? status : NULL);
-		free(status);
-	}
-	json_kstr(j, "crash", *c->boot.serial.crash ? c->boot.serial.crash : NULL);
-	json_kstr(j, "crash_before_start", *c->boot.serial.boot_crash ? c->boot.serial.boot_crash
-									: NULL);
-	json_kstr(j, "log", c->log);
-	json_kstr(j, "record", c->record);
-	json_kstr(j, "command", c->boot.cmdline);
-	json_key(j, "checks");
-	json_arr_begin(j);
-	for (size_t k = 0; k < c->boot.serial.nchecks; k++) {
-		const struct guest_check *g = &c->boot.serial.checks[k];
-		json_obj_begin(j);
-		json_kstr(j, "name", g->name);
-		json_kbool(j, "pass", g->pass);
-		json_kstr(j, "errno", g->err);
-		json_kstr(j, "expect", g->expect);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-	json_obj_end(j);
+	json_kint(j, "status", c->run.status ? diag_exit_code(c->run.status) : 0);
+	json_kstr(j, "failed_patch", c->run.failed_patch);
+	json_build(j, c);
+	json_boot(j, c);
 	json_key(j, "config_not_set");
 	json_arr_begin(j);
-	for (char **u = c->unstuck; u && *u; u++)
+	for (char **u = c->run.unstuck; u && *u; u++)
 		json_str(j, *u);
 	json_arr_end(j);
-	json_kbool(j, "bug_seen", c->bug_seen);
-	json_kbool(j, "as_expected", c->ok);
-	json_kbool(j, "outside_measured_range", c->outside);
-	json_kstr(j, "why", c->why);
+	json_kbool(j, "bug_seen", c->run.bug_seen);
+	json_kbool(j, "as_expected", c->run.ok);
+	json_kbool(j, "outside_measured_range", c->run.outside);
+	json_kstr(j, "why", c->run.why);
 	json_obj_end(j);
 }
 
@@ -171,16 +182,16 @@ static void print_compat(const struct verify_result *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct candidate *c = &r->c[i];
-		bool seen = !*c->compat_era;
+		bool seen = !*c->run.compat_era;
 
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = !strcmp(r->c[k].compat_era, c->compat_era);
+			seen = !strcmp(r->c[k].run.compat_era, c->run.compat_era);
 		if (seen)
 			continue;
 		printf("compat:   guest/compat/%s (build with today's toolchain, not behaviour) under "
-		       "%s and every state of its sub-era: %zu patch(es)", c->compat_era, c->name,
-		       c->ncompat);
-		for (char **v = c->make_vars; v && *v; v++)
+		       "%s and every state of its sub-era: %zu patch(es)", c->run.compat_era, c->name,
+		       c->run.ncompat);
+		for (char **v = c->run.make_vars; v && *v; v++)
 			printf("; make %s", *v);
 		printf("\n");
 	}
@@ -223,8 +234,8 @@ static void print_plan(const struct verify_result *r)
 	print_estimate(r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct candidate *c = &r->c[i];
-		printf("          %-22s %-7s %s\n", c->name, c->status == PV_EPATCH ? "-" :
-		       c->cached ? "cached" : "build", c->status == PV_EPATCH ? c->why :
+		printf("          %-22s %-7s %s\n", c->name, c->run.status == PV_EPATCH ? "-" :
+		       c->run.cached ? "cached" : "build", c->run.status == PV_EPATCH ? c->run.why :
 		       c->role ? c->role : "");
 	}
 	print_left_out(r);
@@ -241,12 +252,12 @@ static void print_failed_builds(const struct verify_result *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		n += r->c[i].status == PV_EBUILD;
+		n += r->c[i].run.status == PV_EBUILD;
 	if (!n)
 		return;
 	printf("skipped:  %zu state(s) could not be built:", n);
 	for (size_t i = 0; i < r->n; i++)
-		if (r->c[i].status == PV_EBUILD)
+		if (r->c[i].run.status == PV_EBUILD)
 			printf(" %s", r->c[i].name);
 	printf("\n");
 }
@@ -342,7 +353,7 @@ static void print_intro(const struct verify_result *r)
 		printf("%s\n", BOOT_TEST_ONLY);
 	if (*r->fix)
 		printf("fix:      %.12s %s\n", r->fix, r->fix_subject);
-	printf("tree:     %s (%s)\n", r->kernel_tree, r->scenario);
+	printf("tree:     %s (%s)\n", r->kernel_tree, verify_scenario_name(r->scenario));
 	print_compat(r);
 }
 
@@ -439,7 +450,7 @@ static void print_json(const struct verify_result *r, bool cve, bool cve_from_bo
 	json_obj_begin(&j);
 	json_kstr(&j, "fix", *r->fix ? r->fix : NULL);
 	json_kstr(&j, "kernel_tree", r->kernel_tree);
-	json_kstr(&j, "scenario", r->scenario);
+	json_kstr(&j, "scenario", verify_scenario_name(r->scenario));
 	json_kstr(&j, "accel", r->accel);
 	json_kstr(&j, "reproducer", r->reproducer);
 	json_kstr(&j, "bug", r->bug);

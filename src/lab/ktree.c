@@ -1,5 +1,6 @@
 /*
- * Kernel trees in the cache: import, candidate states, configure, build.
+ * Kernel trees in the cache: imported once, candidate states computed in
+ * memory and written into work/ (kbuild.c builds them).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,46 +24,9 @@
 #include "patchver/lab/worktree.h"
 #include "patchver/engine/gitstart.h"
 
-static char *path_join(const char *a, const char *b)
-{
-	struct sbuf sb = SBUF_INIT;
-	sbuf_addf(&sb, "%s/%s", a, b);
-	return sb.buf;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 char *ktree_cache_dir(void)
 {
 	return cachedir_root();
-}
-
-/* Run argv to its end: 0 (*r says how it ended), code when it cannot start, PV_EINTERRUPTED. */
-static int run_to_end(char *const argv[], const char *cwd, const char *log, int code,
-		      const char *what, struct proc_result *r)
-{
-	if (proc_run(argv, cwd, log, 0, r) < 0)
-		return pv_error_set(code, "cannot run %s: %s", argv[0], strerror(errno));
-	if (r->interrupted)
-		return pv_error_set(PV_EINTERRUPTED, "interrupted while %s", what);
-	return 0;
-}
-
-/* ... and its exit status 0, else code. */
-static int run(char *const argv[], const char *cwd, const char *log, int code,
-	       const char *what)
-{
-	struct proc_result r;
-	int ret = run_to_end(argv, cwd, log, code, what, &r);
-
-	if (!ret && r.exit_code != 0)
-		return pv_error_set(code, "%s failed (exit %d); see %s", what, r.exit_code,
-			     log ? log : "its output");
-	return ret;
 }
 
 /* Debian's newest /usr/src/linux-source-X.Y.tar.xz */
@@ -85,10 +49,10 @@ static int extract(const char *cache, const char *tarball, const char *dir, cons
 	char *rm[] = { "rm", "-rf", tmp, NULL };
 	int ret;
 
-	run(rm, NULL, NULL, PV_EBUILD, "cleaning up");
+	proc_run_ok(rm, NULL, NULL, PV_EBUILD, "cleaning up");
 	cachedir_mkdirs(tmp);
 	pv_notice(PV_NOTICE_NOTE, "extracting %s into %s (once)", tarball, dir);
-	ret = run(argv, NULL, log, PV_EBUILD, "extracting the kernel tarball");
+	ret = proc_run_ok(argv, NULL, log, PV_EBUILD, "extracting the kernel tarball");
 	if (!ret && rename(tmp, dir) < 0)
 		ret = pv_error_set(PV_EBUILD, "cannot move %s into place: %s", tmp, strerror(errno));
 	free(tmp);
@@ -169,7 +133,7 @@ static int import(const char *gitdir, const char *dir, const char *label)
 	tmp = xmalloc(strlen(gitdir) + 5);
 	sprintf(tmp, "%s.tmp", gitdir);
 	rm[2] = tmp;
-	run(rm, NULL, NULL, PV_EBUILD, "cleaning up");
+	proc_run_ok(rm, NULL, NULL, PV_EBUILD, "cleaning up");
 	pv_notice(PV_NOTICE_NOTE, "importing %s into %s (once)", dir, gitdir);
 	objects = path_join(tmp, "objects");
 	if (git_repository_init(&repo, tmp, 1) < 0 || git_repository_odb(&odb, repo) < 0 ||
@@ -310,7 +274,7 @@ static int open_import(struct ktree *k, const char *dir, const char *name)
 	int ret = 0;
 
 	sbuf_addf(&gitdir, "%s/src/%s.git", k->cache, name);
-	if (!exists(gitdir.buf))
+	if (!path_exists(gitdir.buf))
 		ret = import(gitdir.buf, dir, k->what);
 	if (!ret)
 		ret = history_open_repo(&k->repo, gitdir.buf);
@@ -338,7 +302,7 @@ static int open_debian(struct ktree *k)
 	k->what = xmalloc(strlen(name) + 8);
 	sprintf(k->what, "Debian %s", name);
 	log = path_join(srcdir, "prepare.log");
-	if (!exists(k->pristine))
+	if (!path_exists(k->pristine))
 		ret = extract(k->cache, tarball, k->pristine, log);
 	if (!ret)
 		ret = open_import(k, k->pristine, name);
@@ -370,7 +334,7 @@ static int open_dir(struct ktree *k, const char *tree)
 	}
 	git_error_clear();
 	mk = path_join(real, "Makefile");
-	ret = exists(mk) ? 0 : pv_error_set(PV_ENOTOOL, "'%s' is neither a kernel git repository "
+	ret = path_exists(mk) ? 0 : pv_error_set(PV_ENOTOOL, "'%s' is neither a kernel git repository "
 				     "nor a kernel source tree (no Makefile)", tree);
 	free(mk);
 	if (!ret) {
@@ -398,10 +362,10 @@ int ktree_open(struct ktree *k, const char *cache, const char *tree)
 		return ret;
 	set_dirs(k);
 	/* our own extracted tarball: a hard-linked copy is the fastest first checkout */
-	if (k->pristine && !exists(k->work)) {
+	if (k->pristine && !path_exists(k->work)) {
 		char *cp[] = { "cp", "-al", k->pristine, k->work, NULL };
 		git_commit *c = NULL;
-		ret = run(cp, NULL, NULL, PV_EBUILD, "linking the work tree");
+		ret = proc_run_ok(cp, NULL, NULL, PV_EBUILD, "linking the work tree");
 		if (!ret && git_commit_lookup(&c, k->repo, &k->base) < 0)
 			ret = pv_error_set(PV_ECORRUPT, "cannot read the commit of %s: %s", k->what,
 					   git_errmsg());
@@ -508,203 +472,4 @@ int ktree_checkout(struct ktree *k, const git_oid *tree)
 		return ret;
 	ktree_tree_version(k->repo, tree, k->version, sizeof(k->version));
 	return 0;
-}
-
-/*
- * make [env] -C work O=obj [var] [the compat sub-era's variables] target
- * (caller frees the array, not its strings): the sub-era's CC and the
- * like on every make of a tree, so that kbuild's recorded commands match.
- */
-static char **make_argv(const struct ktree *k, const char *env, const char *obj, const char *var,
-			const char *target)
-{
-	size_t n = 0, nvars = 0;
-	char **argv;
-
-	while (k->make_vars && k->make_vars[nvars])
-		nvars++;
-	argv = xcalloc(nvars + 10, sizeof(*argv));
-	if (env) {
-		argv[n++] = "env";
-		argv[n++] = (char *)env;
-		argv[n++] = "DISTCC_NO_REWRITE_CROSS=1";
-	}
-	argv[n++] = "make";
-	argv[n++] = "-C";
-	argv[n++] = k->work;
-	argv[n++] = (char *)obj;
-	if (var)
-		argv[n++] = (char *)var;
-	for (size_t i = 0; i < nvars; i++)
-		argv[n++] = k->make_vars[i];
-	argv[n++] = (char *)target;
-	return argv;
-}
-
-/* Does the tree in work/ know `make tinyconfig`?  (Linux 3.17 and later.) */
-static bool has_tinyconfig(const struct ktree *k)
-{
-	char *a = path_join(k->work, "kernel/configs/tiny.config");
-	char *b = path_join(k->work, "scripts/kconfig/merge_config.sh");
-	bool yes = exists(a) && exists(b);
-
-	free(a);
-	free(b);
-	return yes;
-}
-
-int ktree_configure(struct ktree *k, const char *fragment, const char *log)
-{
-	char *config = path_join(k->obj, ".config");
-	char *mine = path_join(k->obj, ".patchver-fragment");
-	char *merge = path_join(k->work, "scripts/kconfig/merge_config.sh");
-	struct sbuf o = SBUF_INIT, all = SBUF_INIT;
-	char *cmp[] = { "cmp", "-s", (char *)fragment, mine, NULL };
-	char *cp[] = { "cp", (char *)fragment, mine, NULL };
-	struct proc_result r;
-	bool same;
-	int ret = 0;
-
-	sbuf_addf(&o, "O=%s", k->obj);
-	sbuf_addf(&all, "KCONFIG_ALLCONFIG=%s", fragment);
-	/*
-	 * Modern kbuild takes Kconfig's defaults for new symbols by itself; an
-	 * old one prompts for them, and fails without a terminal.  So old trees
-	 * are configured afresh for each state (allnoconfig is deterministic,
-	 * and kbuild touches only the config headers that change).
-	 */
-	same = exists(config) && proc_run(cmp, NULL, NULL, 0, &r) == 0 && r.exit_code == 0;
-	if (same && has_tinyconfig(k))
-		goto out;
-	unlink(mine);
-	if (has_tinyconfig(k)) {
-		char **tiny = make_argv(k, NULL, o.buf, NULL, "tinyconfig");
-		char *mrg[] = { merge, "-m", "-O", k->obj, config, (char *)fragment, NULL };
-		char **old = make_argv(k, NULL, o.buf, NULL, "olddefconfig");
-
-		pv_notice(PV_NOTICE_NOTE, "configuring %s (tinyconfig + %s)", k->id, fragment);
-		if (!(ret = run(tiny, NULL, log, PV_EBUILD, "make tinyconfig")) &&
-		    !(ret = run(mrg, k->obj, log, PV_EBUILD, "merging the config fragment")))
-			ret = run(old, NULL, log, PV_EBUILD, "make olddefconfig");
-		free(tiny);
-		free(old);
-	} else {
-		char **none = make_argv(k, NULL, o.buf, all.buf, "allnoconfig");
-		char *asm_link = path_join(k->obj, "include/asm");
-		struct stat st;
-
-		/*
-		 * Before 2.6.28 the object directory's include/asm is a link to
-		 * the source's asm-<arch>, and kbuild stops when it names
-		 * another arch (asm-x86_64 before 2.6.24, asm-x86 after): made
-		 * again by this build, so dropped when one era follows another.
-		 */
-		if (lstat(asm_link, &st) == 0 && S_ISLNK(st.st_mode))
-			unlink(asm_link);
-		free(asm_link);
-
-		if (!same)
-			pv_notice(PV_NOTICE_NOTE, "configuring %s (allnoconfig + %s, for each "
-				  "state)", k->id, fragment);
-		ret = run(none, NULL, log, PV_EBUILD, "make allnoconfig");
-		free(none);
-	}
-	if (ret)
-		goto out;
-	ret = run(cp, NULL, NULL, PV_EBUILD, "saving the fragment");
-out:
-	free(config);
-	free(mine);
-	free(merge);
-	sbuf_free(&o);
-	sbuf_free(&all);
-	return ret;
-}
-
-#define DISTCC_MASQUERADE "/usr/lib/distcc"   /* Debian's distcc: gcc, cc, ... */
-
-/*
- * distcc in masquerade mode when $DISTCC_HOSTS says where to compile:
- * /usr/lib/distcc first in make's PATH, so kbuild's command lines still
- * say "gcc" and switching distcc on or off rebuilds nothing.  (The state
- * key holds `cc --version` from the real PATH.)  NULL: build locally.
- */
-const char *ktree_distcc(void)
-{
-	const char *hosts = getenv("DISTCC_HOSTS");
-
-	return hosts && *hosts && access(DISTCC_MASQUERADE "/gcc", X_OK) == 0 ? hosts : NULL;
-}
-
-static char *distcc_path(void)
-{
-	const char *path = getenv("PATH");
-
-	if (!ktree_distcc())
-		return NULL;
-	return xstrfmt("PATH=%s:%s", DISTCC_MASQUERADE, path ? path : "/usr/bin:/bin");
-}
-
-/* arch/x86/boot/bzImage, or arch/x86_64/boot/ before 2.6.24 unified the two. */
-static char *built_image(const struct ktree *k)
-{
-	static const char *const where[] = { "arch/x86/boot/bzImage", "arch/x86_64/boot/bzImage" };
-
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-		char *path = path_join(k->obj, where[i]);
-		if (exists(path))
-			return path;
-		free(path);
-	}
-	return NULL;
-}
-
-int ktree_build(struct ktree *k, const char *log, double *seconds, char **image)
-{
-	char **argv;
-	struct sbuf o = SBUF_INIT, j = SBUF_INIT;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	struct proc_result r = { 0 };
-	char *distcc = distcc_path();
-	int ret = 0;
-
-	sbuf_addf(&o, "O=%s", k->obj);
-	sbuf_addf(&j, "-j%ld", k->jobs > 0 ? (long)k->jobs : cpus > 0 ? cpus : 1);
-	/* distcc would call "gcc" x86_64-linux-gnu-gcc: kbuild's
-	 * CONFIG_CC_VERSION_TEXT would change and everything rebuild */
-	argv = make_argv(k, distcc, o.buf, j.buf, "bzImage");
-	if (proc_run(argv, NULL, log, 0, &r) < 0)
-		ret = pv_error_set(PV_ENOTOOL, "cannot run make: %s", strerror(errno));
-	else if (r.interrupted)
-		ret = pv_error_set(PV_EINTERRUPTED, "interrupted while building");
-	else if (r.exit_code != 0)
-		ret = pv_error_set(PV_EBUILD, "make failed (exit %d); see %s", r.exit_code, log);
-	*seconds = r.seconds;
-	*image = NULL;
-	if (!ret && !(*image = built_image(k)))
-		ret = pv_error_set(PV_EBUILD, "make built no bzImage in %s/arch/x86/boot or "
-				   "arch/x86_64/boot; see %s", k->obj, log);
-	free(argv);
-	free(distcc);
-	sbuf_free(&o);
-	sbuf_free(&j);
-	return ret;
-}
-
-int ktree_make_target(struct ktree *k, const char *target, const char *log)
-{
-	struct sbuf o = SBUF_INIT, what = SBUF_INIT;
-	struct proc_result r;
-	char **argv;
-	int ret;
-
-	sbuf_addf(&o, "O=%s", k->obj);
-	sbuf_addf(&what, "building %s", target);
-	/* one job: the log holds this target's messages alone, in order */
-	argv = make_argv(k, NULL, o.buf, "-j1", target);
-	ret = run_to_end(argv, NULL, log, PV_ENOTOOL, what.buf, &r);
-	free(argv);
-	sbuf_free(&o);
-	sbuf_free(&what);
-	return ret;
 }

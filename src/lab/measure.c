@@ -125,8 +125,10 @@ static void compose(const struct history *h, const struct measure_input *in, str
 	if (m->first_commit != PV_NONE)
 		say_commit(&sb, h, "first bad commit", m->first_commit);
 	else if (s->starts_later)
-		sbuf_addf(&sb, " at the latest (%s did not show it; --measure finds where it starts)",
-			  tag_name(h, quiet_neighbour(in, s->first_bug, true)));
+		sbuf_addf(&sb, " at the latest (%s did not show it%s%s%s)",
+			  tag_name(h, quiet_neighbour(in, s->first_bug, true)),
+			  in->narrow_ask ? "; " : "", in->narrow_ask ? in->narrow_ask : "",
+			  in->narrow_ask ? " finds where it starts" : "");
 	if (!s->starts_later && s->first_bug == 0)
 		sbuf_addf(&sb, ", as the text says");
 	else if (!s->starts_later)
@@ -159,8 +161,10 @@ static void compose(const struct history *h, const struct measure_input *in, str
 			say_commit(&sb, h, "commit", m->stop_commit);
 		sbuf_addf(&sb, ", before the fix");
 	} else if (s->stops_earlier) {
-		sbuf_addf(&sb, "; it did not show in %s, before the fix (--measure finds where it "
-			  "stops)", tag_name(h, quiet_neighbour(in, s->last_bug, false)));
+		sbuf_addf(&sb, "; it did not show in %s, before the fix%s%s%s",
+			  tag_name(h, quiet_neighbour(in, s->last_bug, false)),
+			  in->narrow_ask ? " (" : "", in->narrow_ask ? in->narrow_ask : "",
+			  in->narrow_ask ? " finds where it stops)" : "");
 	}
 	if (m->have_start)
 		say_boundary(&sb, &m->start, "start");

@@ -10,6 +10,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
 #include "patchver/lab/builderr.h"
+#include "patchver/lab/buildlog.h"
 #include "patchver/lab/prereq.h"
 #include "patchver/stable/definer.h"
 
@@ -102,7 +103,7 @@ int prereq_find(const struct prereq_search *s, struct candidate *c, size_t i, si
 {
 	int ret = 0;
 
-	for (int round = 0; !ret && c->status == PV_EBUILD; round++) {
+	for (int round = 0; !ret && c->run.status == PV_EBUILD; round++) {
 		struct builderr e;
 		char *why = NULL, *subject, hex[13], *old_why;
 		double start = seconds_now();
@@ -110,7 +111,7 @@ int prereq_find(const struct prereq_search *s, struct candidate *c, size_t i, si
 		git_oid found;
 		uint32_t idx;
 
-		if ((ret = lab_build_error(s->lab, c, &e)))
+		if ((ret = buildlog_first_error(s->lab, c, &e)))
 			break;
 		if (round == s->rounds) {
 			why = xstrfmt("still does not build with %d build prerequisites; next missing: "
@@ -123,8 +124,8 @@ int prereq_find(const struct prereq_search *s, struct candidate *c, size_t i, si
 					      builderr_kind_name(e.kind), hex);
 		}
 		if (why) {
-			old_why = c->why;
-			c->why = xstrfmt("%s; build prerequisites: %s", old_why ? old_why : "build failed",
+			old_why = c->run.why;
+			c->run.why = xstrfmt("%s; build prerequisites: %s", old_why ? old_why : "build failed",
 					 why);
 			free(old_why);
 			free(why);
@@ -143,9 +144,9 @@ int prereq_find(const struct prereq_search *s, struct candidate *c, size_t i, si
 		candidate_reset(c);
 		if ((ret = lab_run(s->lab, c, i, n)))
 			break;
-		if (c->status == PV_EPATCH && !strcmp(c->failed_patch, hex)) {
-			free(c->why);
-			c->why = xstrfmt("build prerequisite %s (defines %s) does not apply to %s",
+		if (c->run.status == PV_EPATCH && !strcmp(c->run.failed_patch, hex)) {
+			free(c->run.why);
+			c->run.why = xstrfmt("build prerequisite %s (defines %s) does not apply to %s",
 					 hex, e.name, c->name);
 		}
 	}

@@ -295,7 +295,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 	const struct tag_table *tt = &a->h->tags;
 
 	if (r->fix.cls == FIXCLASS_NOT_FIX && !a->o->needed_all) {
-		cell->needed = 'x';
+		cell->needed = AUDIT_NOT_A_FIX;
 		cell->needed_why = xstrdup(r->fix.reason);
 		return;
 	}
@@ -307,7 +307,7 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 		if (!culprit[i])
 			continue;
 		if (s->in_base[e->commit]) {
-			cell->needed = 'N';
+			cell->needed = AUDIT_NEEDED;
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s is in %s",
 				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "culprit" : "mentions", e->ref,
@@ -316,16 +316,16 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 		}
 		/* stable took the culprit: the series has the bug whatever its base */
 		if ((bp = series_carries(a, s, e->commit, &by_pid)) != PV_NONE) {
-			cell->needed = 'N';
+			cell->needed = AUDIT_NEEDED;
 			cell->via_backport = true;
 			cell->needed_why = xstrfmt("culprit %.12s is in %s.y as %.12s%s since %s", e->ref,
 						   s->name, git_oid_tostr_s(&a->h->dag.oids[bp]),
 						   by_pid ? " (same patch-id)" : "", tag_of(a, s, bp));
 			return;
 		}
-		if (cell->needed != 'n') {
+		if (cell->needed != AUDIT_NOT_NEEDED) {
 			uint32_t first = contain_first_release(&a->c, e->commit);
-			cell->needed = 'n';
+			cell->needed = AUDIT_NOT_NEEDED;
 			cell->needed_why = xmalloc(96);
 			snprintf(cell->needed_why, 96, "%s %.12s came later (%s)",
 				 e->kind == EV_FIXES ? "Fixes:" : e->kind == EV_NAMED ? "culprit" : "mentions", e->ref,
@@ -334,11 +334,22 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 	}
 	if (cell->needed)
 		return;
-	cell->needed = preimage_in(&s->base_texts, r->diff);
-	cell->needed_why = xmalloc(96);
-	snprintf(cell->needed_why, 96, cell->needed == 'N' ? "the lines it changes are in %s" :
-		 cell->needed == 'n' ? "the code it changes came after %s" : "adds files only (%s)",
-		 tt->v[s->base_tag].shortname);
+	switch (preimage_in(&s->base_texts, r->diff)) {
+	case PREIMAGE_HAS_LINES:
+		cell->needed = AUDIT_NEEDED;
+		cell->needed_why = xstrfmt("the lines it changes are in %s",
+					   tt->v[s->base_tag].shortname);
+		break;
+	case PREIMAGE_CAME_LATER:
+		cell->needed = AUDIT_NOT_NEEDED;
+		cell->needed_why = xstrfmt("the code it changes came after %s",
+					   tt->v[s->base_tag].shortname);
+		break;
+	case PREIMAGE_ADDS_ONLY:
+		cell->needed = AUDIT_NEED_UNKNOWN;
+		cell->needed_why = xstrfmt("adds files only (%s)", tt->v[s->base_tag].shortname);
+		break;
+	}
 }
 
 static void judge_present(const struct audit *a, const struct stable_series *s,
@@ -437,22 +448,22 @@ static bool released(void *ctx, uint32_t commit)
 	return false;
 }
 
-static char mark_of(const struct fix_verdict *v)
+static enum audit_mark mark_of(const struct fix_verdict *v)
 {
 	switch (v->word) {
 	case FIXWORD_CC_STABLE:
 	case FIXWORD_STABLE_TAG:
-		return 'C';
+		return AUDIT_MARK_CC_STABLE;
 	case FIXWORD_FIXES:
-		return 'F';
+		return AUDIT_MARK_FIXES;
 	case FIXWORD_NAMED:
 	case FIXWORD_MENTION:
 	case FIXWORD_REVERT:
-		return 'I';
+		return AUDIT_MARK_NAMED;
 	case FIXWORD_NONE:
 		break;
 	}
-	return v->cls == FIXCLASS_POSSIBLE ? 'p' : '-';
+	return v->cls == FIXCLASS_POSSIBLE ? AUDIT_MARK_POSSIBLE : AUDIT_MARK_NONE;
 }
 
 /* The row of the window a revert names, by id or by its quoted subject. */
@@ -565,7 +576,7 @@ static int read_rows(struct audit *a)
 
 bool audit_missing(const struct audit_row *r, const struct audit_cell *c)
 {
-	return c->needed == 'N' && c->present == PV_NONE && r->reverted_by == PV_NONE;
+	return c->needed == AUDIT_NEEDED && c->present == PV_NONE && r->reverted_by == PV_NONE;
 }
 
 bool audit_listed(const struct audit_result *res, const struct audit_row *r, const char *only)
@@ -578,7 +589,7 @@ bool audit_listed(const struct audit_result *res, const struct audit_row *r, con
 		if ((!strcmp(only, "missing") && missing && r->fix.cls == FIXCLASS_FIX) ||
 		    (!strcmp(only, "possible") && missing && r->fix.cls == FIXCLASS_POSSIBLE) ||
 		    (!strcmp(only, "present") && c->present != PV_NONE) ||
-		    (!strcmp(only, "unneeded") && c->needed != 'N' && c->present == PV_NONE))
+		    (!strcmp(only, "unneeded") && c->needed != AUDIT_NEEDED && c->present == PV_NONE))
 			return true;
 	}
 	return false;
@@ -593,7 +604,7 @@ void audit_count(const struct audit_result *res, size_t k, struct audit_counts *
 		bool fix = r->fix.cls == FIXCLASS_FIX, absent = c->present == PV_NONE;
 		bool missing = audit_missing(r, c);
 
-		n->marked += r->mark == 'C';
+		n->marked += r->mark == AUDIT_MARK_CC_STABLE;
 		n->by_word += fix;
 		n->possible += r->fix.cls == FIXCLASS_POSSIBLE;
 		n->not_fix += r->fix.cls == FIXCLASS_NOT_FIX;
@@ -602,17 +613,17 @@ void audit_count(const struct audit_result *res, size_t k, struct audit_counts *
 			n->by_line += !strcmp(c->present_how, "upstream line");
 			n->present_not_fix += r->fix.cls == FIXCLASS_NOT_FIX;
 		}
-		n->reverted += c->needed == 'N' && absent && !missing;
-		if (c->needed == 'N' && fix) {
+		n->reverted += c->needed == AUDIT_NEEDED && absent && !missing;
+		if (c->needed == AUDIT_NEEDED && fix) {
 			n->candidates++;
 			n->missing += missing;
 			n->missing_backported_culprit += missing && c->via_backport;
-		} else if (c->needed == 'N') {
+		} else if (c->needed == AUDIT_NEEDED) {
 			n->possible_needed++;
 			n->possible_missing += missing;
-		} else if (c->needed == 'n') {
+		} else if (c->needed == AUDIT_NOT_NEEDED) {
 			*(fix ? &n->unneeded_fix : &n->unneeded_possible) += 1;
-		} else if (c->needed == '?') {
+		} else if (c->needed == AUDIT_NEED_UNKNOWN) {
 			n->unknown++;
 		}
 	}

@@ -129,12 +129,12 @@ static bool found_in(const char *text, struct sbuf *block, size_t min)
 	return yes;
 }
 
-char preimage_in(struct preimage_texts *s, const char *diff)
+enum preimage_answer preimage_in(struct preimage_texts *s, const char *diff)
 {
 	const char *text = NULL;
 	struct sbuf pre = SBUF_INIT, run = SBUF_INIT, ctx = SBUF_INIT, anchors = SBUF_INIT;
 	struct sbuf where = SBUF_INIT;     /* the hunk header's function or table */
-	char verdict = '?';
+	enum preimage_answer answer = PREIMAGE_ADDS_ONLY;
 	bool in_hunk = false, hit = false, removes = false;
 	size_t ctx_lines = 0;
 
@@ -168,8 +168,8 @@ char preimage_in(struct preimage_texts *s, const char *diff)
 			text = base_text(s, path);
 			if (!text)
 				text = base_siblings(s, path);
-			if (verdict == '?')
-				verdict = 'n';
+			if (answer == PREIMAGE_ADDS_ONLY)
+				answer = PREIMAGE_CAME_LATER;
 			free(path);
 		} else if (!strncmp(p, "diff ", 5)) {
 			text = NULL;
@@ -205,6 +205,6 @@ char preimage_in(struct preimage_texts *s, const char *diff)
 	sbuf_free(&ctx);
 	sbuf_free(&anchors);
 	sbuf_free(&where);
-	return hit ? 'N' : verdict;
+	return hit ? PREIMAGE_HAS_LINES : answer;
 }
 

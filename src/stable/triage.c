@@ -302,7 +302,7 @@ static bool release_has_lines(const struct triage *t, struct history *h, uint32_
 		return false;
 	}
 	preimage_texts_init(&texts, h->repo, git_commit_tree_id(commit));
-	has = preimage_in(&texts, t->fixp.diff) == 'N';
+	has = preimage_in(&texts, t->fixp.diff) == PREIMAGE_HAS_LINES;
 	preimage_texts_free(&texts);
 	git_commit_free(commit);
 	return has;

@@ -66,9 +66,9 @@ static void expectations(void)
 	struct bug_spec dflt, *own = NULL;
 
 	CHECK(oracle_parse(&dflt, "exit") == 0);
-	CHECK(lab_parse_expectation(&e, "pass", &dflt, &own) == 0 && !e.bug && e.how == &dflt && !own);
-	CHECK(lab_parse_expectation(&e, "bug", &dflt, &own) == 0 && e.bug && e.how == &dflt && !own);
-	CHECK(lab_parse_expectation(&e, "nofollow_slash_symlink_dir:ELOOP", &dflt, &own) == 0 &&
+	CHECK(expectation_parse(&e, "pass", &dflt, &own) == 0 && !e.bug && e.how == &dflt && !own);
+	CHECK(expectation_parse(&e, "bug", &dflt, &own) == 0 && e.bug && e.how == &dflt && !own);
+	CHECK(expectation_parse(&e, "nofollow_slash_symlink_dir:ELOOP", &dflt, &own) == 0 &&
 	      e.bug && own && e.how == own);
 	CHECK_STR(own ? own->check : NULL, "nofollow_slash_symlink_dir");
 	CHECK_STR(own ? own->err : NULL, "ELOOP");
@@ -76,13 +76,13 @@ static void expectations(void)
 	if (own)
 		oracle_free(own);
 	free(own);
-	CHECK(lab_parse_expectation(&e, "oops", &dflt, &own) == 0 && own && own->kind == BUG_OOPS);
+	CHECK(expectation_parse(&e, "oops", &dflt, &own) == 0 && own && own->kind == BUG_OOPS);
 	if (own)
 		oracle_free(own);
 	free(own);
-	CHECK(lab_parse_expectation(&e, "ELOOP", &dflt, &own) == PV_EINVALID && !own);
-	CHECK(lab_parse_expectation(&e, ":ELOOP", &dflt, &own) == PV_EINVALID);
-	CHECK(lab_parse_expectation(&e, "check:", &dflt, &own) == PV_EINVALID);
+	CHECK(expectation_parse(&e, "ELOOP", &dflt, &own) == PV_EINVALID && !own);
+	CHECK(expectation_parse(&e, ":ELOOP", &dflt, &own) == PV_EINVALID);
+	CHECK(expectation_parse(&e, "check:", &dflt, &own) == PV_EINVALID);
 	oracle_free(&dflt);
 }
 

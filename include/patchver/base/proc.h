@@ -40,6 +40,19 @@ int proc_run(char *const argv[], const char *cwd, const char *log, int timeout,
 int proc_run_watched(char *const argv[], const char *cwd, const char *log, int timeout,
 		     bool (*done)(void *ctx), void *ctx, struct proc_result *r);
 
+/*
+ * proc_run without a timeout, its failures as PV_E* codes with the
+ * message set (error.h): code when argv cannot start, PV_EINTERRUPTED
+ * when patchver was asked to stop ("interrupted while <what>"); else 0,
+ * *r saying how it ended.
+ */
+int proc_run_to_end(char *const argv[], const char *cwd, const char *log, int code,
+		    const char *what, struct proc_result *r);
+
+/* ... and code ("<what> failed (exit N); see <log>") when it exits non-zero. */
+int proc_run_ok(char *const argv[], const char *cwd, const char *log, int code,
+		const char *what);
+
 /* First line a command prints on stdout ("gcc (Debian 12.2.0-14) 12.2.0"). */
 char *proc_first_line(char *const argv[]);
 

@@ -71,6 +71,10 @@ int cmp_u32(const void *a, const void *b);
 /* Is path a directory, a regular file (following links, as git's stat does)? */
 bool path_is_dir(const char *path);
 bool path_is_file(const char *path);
+/* ... or anything at all (a link's target)? */
+bool path_exists(const char *path);
+/* "dir/name" (caller frees) */
+char *path_join(const char *dir, const char *name);
 
 /* A NULL-terminated array of strings: a copy of v (NULL: an empty one), and its free. */
 char **strv_dup(char *const *v);

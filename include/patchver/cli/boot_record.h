@@ -13,6 +13,15 @@
  */
 void boot_record_write(void *data, const struct lab *l, const struct candidate *c);
 
+/*
+ * The lab's timed and recorded hooks: <cache>/times, "build|boot SECONDS
+ * STATE" a line, appended after each build and boot; the median of one
+ * kind's seconds, what --verify-boot's estimate reads.
+ */
+void boot_record_time(void *data, const struct lab *l, const char *what, double seconds,
+		      const char *state);
+int boot_record_median(void *data, const struct lab *l, const char *what, double *median);
+
 /* A state's build compatibility: compat_era, compat_patches, make_flags (the lab's sub-era). */
 void json_compat(struct json *j, const struct candidate *c);
 

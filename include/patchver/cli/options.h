@@ -20,17 +20,17 @@ struct options {
 	char *match;
 	char *patch;
 	char *range;
-	char *evidence;
-	enum evidence_mode evidence_mode;   /* --evidence, parsed */
+	enum evidence_mode evidence;        /* --evidence */
 	int describe, name_rev, tags_containing, first_release;
 	int triage, patch_id;
 	int verify_boot, keep, cache_clean, boot_timeout, prepare_tree;
 	char *kernel_tree, *accel, *series, *bug;
 	char **candidates, **expects;
-	char *max_states_arg, *releases;    /* --max-states N, --releases all */
-	int max_states, dry_run;
+	int max_states;                     /* --max-states N; 0: the default */
+	bool all_releases;                  /* --releases all */
+	int dry_run;
 	int measure;
-	char *affected_from;                /* --affected-from text|boot (with --cve-json) */
+	bool affected_from_boot;            /* --affected-from boot (with --cve-json) */
 	int bisect_boot, commits, repeat, resume;
 	char *audit, *only;
 	char *good, *bad, *fix, *tests;
@@ -48,34 +48,47 @@ struct options {
 /* The CLI's options: the only global state (the popt tables point into it). */
 extern struct options opt;
 
+/* The job a run does, decided once from the options (options_parse). */
+enum job {
+	JOB_VERSION,                /* --version */
+	JOB_CACHE_CLEAN,            /* --cache-clean */
+	JOB_PREPARE_TREE,           /* --prepare-tree */
+	JOB_INDEX,                  /* --index: write the release index */
+	JOB_NAMES,                  /* the revisions given, named (mode says which report) */
+	JOB_NAMES_STDIN,            /* ... the revisions read from stdin */
+	JOB_TRIAGE,                 /* --triage, --patch-id, --patch */
+	JOB_AUDIT,                  /* --audit */
+	JOB_VERIFY_BOOT,            /* --verify-boot */
+	JOB_BISECT_BOOT,            /* --bisect-boot */
+};
+
 struct command_line {
 	poptContext ctx;
 	const char **revs;          /* the arguments left, NULL-terminated */
 	size_t nrevs;
-	enum report_mode mode;      /* from --describe, --name-rev, ... */
+	enum job job;
+	enum report_mode mode;      /* JOB_NAMES*: --describe, --name-rev, ... */
 };
 
-/* Parse argv into opt and cl: 0, or EXIT_USAGE after a one-line error. */
-int options_parse(struct command_line *cl, int argc, const char **argv);
-
 /*
- * Check that the options go together and set what follows from them (the
- * report mode, --evidence, the lab's timeouts): 0 or EXIT_USAGE after a
- * one-line error.  Not needed for --version, --cache-clean, --prepare-tree.
+ * Parse argv into opt and cl, check that the options go together, set
+ * what follows from them (the lab's timeouts) and decide the job: 0, or
+ * EXIT_USAGE after a one-line error.  --version, --cache-clean and
+ * --prepare-tree take the rest as it is.
  */
-int options_check(struct command_line *cl);
+int options_parse(struct command_line *cl, int argc, const char **argv);
 
 /* Free opt's strings and the popt context. */
 void options_free(struct command_line *cl);
 
 /*
- * The modes that walk every commit (their paths, trees and releases):
+ * The jobs that walk every commit (their paths, trees and releases):
  * never lazy, and they build the index if it is missing.
  */
-static inline bool options_read_everything(const struct options *o)
+static inline bool job_reads_everything(enum job job)
 {
-	return o->triage || o->patch || o->patch_id || o->audit || o->verify_boot ||
-	       o->bisect_boot;
+	return job == JOB_TRIAGE || job == JOB_AUDIT || job == JOB_VERIFY_BOOT ||
+	       job == JOB_BISECT_BOOT;
 }
 
 #endif

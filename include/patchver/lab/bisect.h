@@ -14,8 +14,12 @@
  * is known old, the last is known new.  The oracle says OLD, NEW or SKIP
  * (cannot tell: a build failure, a boot that never ran the test).  For a
  * regression "new" means bad; for a fix, passing.
+ *
+ * A state's answer: old (as the good end), new (as the bad end), skip
+ * (cannot tell: did not build, did not boot, its checks did not run);
+ * flaky (its boots answered both ways) is a step's, never an oracle's.
  */
-enum bisect_verdict { BISECT_OLD, BISECT_NEW, BISECT_SKIP };
+enum bisect_verdict { BISECT_FLAKY = -1, BISECT_OLD, BISECT_NEW, BISECT_SKIP };
 
 typedef int (*bisect_oracle)(void *ctx, size_t item, enum bisect_verdict *out);
 

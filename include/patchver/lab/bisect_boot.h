@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "patchver/engine/history.h"
+#include "patchver/lab/bisect.h"
 #include "patchver/lab/lab.h"
 
 /*
@@ -43,7 +44,7 @@ struct bisect_opts {
 struct bisect_step {
 	char *label, *kind;         /* "v2.6.34-rc1", "release" / "commit" / "end" / "confirm" */
 	char key[80];               /* commit, patches, boots: the log's key */
-	int verdict;                /* enum bisect_verdict, or -1: flaky */
+	enum bisect_verdict verdict;
 	bool fix_phase;             /* searched for the fix: "new" means passing */
 	int boots, bad_boots;
 	bool built, build_failed, cached, from_log;
@@ -130,6 +131,6 @@ const char *bisect_state_name(const struct history *h, uint32_t tag, uint32_t co
 			      char hex[13]);
 
 /* "good", "bad", "flaky", "skip"; in the fix phase "good (fixed)", "bad (not fixed)". */
-const char *bisect_verdict_name(int verdict, bool fix_phase);
+const char *bisect_verdict_name(enum bisect_verdict verdict, bool fix_phase);
 
 #endif

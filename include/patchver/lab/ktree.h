@@ -78,24 +78,4 @@ void ktree_use_variant(struct ktree *k, const char *variant);
 /* Put tree into work/ (only the files that differ).  0 or PV_EBUILD. */
 int ktree_checkout(struct ktree *k, const git_oid *tree);
 
-/*
- * Configure with the fragment: tinyconfig + merge_config.sh where the
- * tree has them, else allnoconfig with KCONFIG_ALLCONFIG (old kernels).
- * Redone when the fragment changes.  0 or PV_EBUILD.
- */
-int ktree_configure(struct ktree *k, const char *fragment, const char *log);
-
-/* make bzImage; *image: the built image (caller frees).  0 or PV_EBUILD. */
-int ktree_build(struct ktree *k, const char *log, double *seconds, char **image);
-
-/*
- * make one target (an object, "vmlinux") with one job, its output in log:
- * a failed build's first error, not interleaved.  0 whatever make's exit
- * (the log says), PV_ENOTOOL or PV_EINTERRUPTED.
- */
-int ktree_make_target(struct ktree *k, const char *target, const char *log);
-
-/* $DISTCC_HOSTS when builds go through distcc (masquerade), else NULL. */
-const char *ktree_distcc(void);
-
 #endif

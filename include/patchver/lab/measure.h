@@ -54,6 +54,11 @@ struct measure_input {
 	uint32_t culprit;           /* the text's introducer (commit), or PV_NONE */
 	uint32_t culprit_release;   /* its first release, or PV_NONE */
 	bool narrow;                /* --measure: bisect each boundary */
+	/*
+	 * How the user asks for narrow (the front's word, "--measure"): said
+	 * where a boundary was left unmeasured.  NULL: not said.
+	 */
+	const char *narrow_ask;
 };
 
 struct measure {

@@ -32,6 +32,7 @@ struct verify_opts {
 	bool all_releases;          /* every affected release, no plan */
 	bool dry_run;               /* the plan only: nothing built or booted */
 	bool measure;               /* bisect where the boots put the bug's boundary elsewhere */
+	const char *measure_ask;    /* how the user asks for measure, said where it would help */
 	/* the plan, before the first build (r holds the candidates and what was left out) */
 	void (*planned)(void *data, const struct verify_result *r);
 	void *planned_data;
@@ -43,9 +44,19 @@ struct verify_opts {
 
 struct verify;
 
+/* Where the candidates come from (see above). */
+enum verify_scenario {
+	VERIFY_RELEASES,            /* the history's releases, from the fix's triage */
+	VERIFY_MODEL,               /* a patch series models the story on a tree without it */
+	VERIFY_USER,                /* --candidate */
+};
+
+/* "releases", "model", "user": as reports name them */
+const char *verify_scenario_name(enum verify_scenario s);
+
 /* What the boots showed: everything a report of the run says. */
 struct verify_result {
-	const char *scenario;       /* "releases", "model", "user" */
+	enum verify_scenario scenario;
 	char fix[GIT_OID_HEXSZ + 1];/* the fix's id; "" without one */
 	char *fix_subject;
 	const char *kernel_tree;    /* what the lab built from */

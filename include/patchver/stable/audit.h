@@ -22,9 +22,27 @@ struct audit_opts {
 	bool needed_all;            /* judge "needed" for non-fixes too (measurement) */
 };
 
+/* Does a series need a commit? */
+enum audit_need {
+	AUDIT_UNJUDGED,             /* not yet: where a cell starts */
+	AUDIT_NEEDED,               /* its culprit, or the lines it changes, are in the series */
+	AUDIT_NOT_NEEDED,           /* they came after the series' release */
+	AUDIT_NEED_UNKNOWN,         /* it only adds files: nothing tells */
+	AUDIT_NOT_A_FIX,
+};
+
+/* How a commit marks itself a fix (its own word), or looks like one. */
+enum audit_mark {
+	AUDIT_MARK_NONE,            /* not a fix */
+	AUDIT_MARK_CC_STABLE,       /* Cc: stable (or a stable tag line) */
+	AUDIT_MARK_FIXES,           /* Fixes: */
+	AUDIT_MARK_NAMED,           /* names (or reverts) released code */
+	AUDIT_MARK_POSSIBLE,        /* a possible fix (fixclass.h) */
+};
+
 /* What one commit is for one series. */
 struct audit_cell {
-	char needed;                /* 'N' needed, 'n' not, '?' unknown, 'x' not a fix */
+	enum audit_need needed;
 	char *needed_why;
 	uint32_t present;           /* the series' commit carrying it, PV_NONE */
 	const char *present_how;    /* "upstream line", "patch-id" */
@@ -37,11 +55,7 @@ struct audit_cell {
 
 struct audit_row {
 	uint32_t commit;
-	/*
-	 * 'C' Cc: stable, 'F' Fixes:, 'I' names (or reverts) released code:
-	 * fixes by their own word; 'p' a possible fix; '-' not a fix
-	 */
-	char mark;
+	enum audit_mark mark;
 	struct fix_verdict fix;
 	char hint[32];              /* the Cc: stable line's "# 2.6.33.x" and the like */
 	char *subject;

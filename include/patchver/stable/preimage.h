@@ -28,9 +28,13 @@ void preimage_texts_free(struct preimage_texts *s);
  * the lines it is added between are looked for: a block of its context of
  * two lines or more, else the function or table it adds to (the hunk
  * header's text).  This is blame bounded at the tree: lines that predate
- * it are attributed to it.  'N' when some hunk's lines are there, 'n' when
- * none are (the code came later), '?' when it only adds files.
+ * it are attributed to it.
  */
-char preimage_in(struct preimage_texts *s, const char *diff);
+enum preimage_answer {
+	PREIMAGE_ADDS_ONLY,         /* the diff only adds files: nothing to look for */
+	PREIMAGE_CAME_LATER,        /* no hunk's lines are there: the code came later */
+	PREIMAGE_HAS_LINES,         /* some hunk's lines are there */
+};
+enum preimage_answer preimage_in(struct preimage_texts *s, const char *diff);
 
 #endif
