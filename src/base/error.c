@@ -41,7 +41,6 @@ static int record(int code, int about, const char *fmt, va_list ap)
 {
 	last_error.code = code;
 	last_error.about = about;
-	last_error.serial++;
 	vsnprintf(last_error.message, sizeof(last_error.message), fmt, ap);
 	return code;
 }
@@ -66,12 +65,16 @@ int pv_error_set_about(int code, int about, const char *fmt, ...)
 	return code;
 }
 
-int pv_error_wrap(int code, const char *prefix)
+int pv_error_wrap(int code, const char *fmt, ...)
 {
-	char message[PV_ERROR_MAX];
+	char message[PV_ERROR_MAX], prefix[PV_ERROR_MAX];
+	va_list ap;
 
 	/* vsnprintf may not read the buffer it writes */
 	snprintf(message, sizeof(message), "%s", last_error.message);
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
 	return pv_error_set(code, "%s%s", prefix, message);
 }
 

@@ -6,10 +6,10 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
+#include "patchver/stable/audit.h"
 #include "patchver/cli/audit_report.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/triage_report.h"
-#include "patchver/stable/audit.h"
 
 /* The row's flags, as the text's legend says them. */
 static char mark_flag(enum audit_mark m)

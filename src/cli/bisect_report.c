@@ -8,9 +8,9 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
-#include "patchver/cli/bisect_report.h"
 #include "patchver/lab/bisect.h"
 #include "patchver/lab/bisect_boot.h"
+#include "patchver/cli/bisect_report.h"
 
 static void print_started(void *data, const char *kernel_tree, const char *reproducer,
 			  int repeat, int confirm_boots)
@@ -50,19 +50,19 @@ static void print_step(void *data, const struct bisect_step *s, size_t number)
 	if (s->boots)
 		snprintf(boot, sizeof(boot), "%dx %.1fs", s->boots, s->boot_seconds);
 	printf("step %-3zu %-8s %-34.34s %-10s %-10s %-16s %s\n", number, s->kind, s->label,
-	       build, boot, bisect_verdict_name(s->verdict, s->fix_phase), s->why ? s->why : "");
+	       build, boot, bisect_answer_name(s->answer, s->fix_phase), s->why ? s->why : "");
 	/* a step takes minutes: show it now, not when the buffer fills */
 	fflush(stdout);
 }
 
 /*
  * The journal a bisection keeps for --resume: a JSON object a line, one
- * per step, its key and verdict first so that a resumed run reads them
- * back with one pattern.
+ * per step, its key and answer (as "verdict") first so that a resumed run
+ * reads them back with one pattern.
  */
 struct journal_file {
 	FILE *f;
-	char **known;               /* resumed: "key verdict" */
+	char **known;               /* resumed: "key answer" */
 	size_t nknown;
 };
 
@@ -107,7 +107,7 @@ static void journal_keep(void *data, const struct bisect_step *s)
 	json_init(&j, jf->f);
 	json_obj_begin(&j);
 	json_kstr(&j, "key", s->key);
-	json_kint(&j, "verdict", s->verdict);
+	json_kint(&j, "verdict", s->answer);
 	json_kstr(&j, "label", s->label);
 	json_kstr(&j, "kind", s->kind);
 	json_kint(&j, "boots", s->boots);
@@ -235,8 +235,8 @@ void bisect_report_json_step(struct json *j, const struct bisect_step *s)
 	json_obj_begin(j);
 	json_kstr(j, "kind", s->kind);
 	json_kstr(j, "label", s->label);
-	json_kstr(j, "verdict", s->verdict < 0 ? "flaky" : s->verdict == BISECT_SKIP ? "skip" :
-		  s->verdict == BISECT_NEW ? "new" : "old");
+	json_kstr(j, "verdict", s->answer < 0 ? "flaky" : s->answer == BISECT_SKIP ? "skip" :
+		  s->answer == BISECT_NEW ? "new" : "old");
 	json_kbool(j, "built", s->built);
 	json_kbool(j, "from_log", s->from_log);
 	json_kint(j, "build_milliseconds", (int64_t)(s->build_seconds * 1000));

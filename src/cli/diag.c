@@ -3,12 +3,13 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "patchver/base/error.h"
 #include "patchver/base/notice.h"
-#include "patchver/cli/diag.h"
 #include "patchver/lab/input.h"
+#include "patchver/cli/diag.h"
 
 /* The documented exit code of each kind of failure (man/patchver.1). */
 static const struct {
@@ -83,18 +84,23 @@ static void say_error(const struct pv_error *e)
 
 int diag_exit(int ret)
 {
-	/* a sticky error (one broken walk, many answers) is said once */
-	static unsigned long said_serial;
+	/*
+	 * One broken history fails many answers with the same words (each
+	 * names the commit where the walk broke): said once, the first time.
+	 */
+	static char said[PV_ERROR_MAX];
 	const struct pv_error *e = pv_error_last();
 
 	if (ret >= 0)
 		return ret;
-	if (e->code == ret && e->serial != said_serial) {
+	if (e->code == ret && strcmp(e->message, said)) {
 		say_error(e);
-		said_serial = e->serial;
-	} else if (e->code == PV_OK) {
+		snprintf(said, sizeof(said), "%s", e->message);
+	} else if (e->code != ret) {
 		/* a code without its message: a bug below, still never a silent failure */
-		fprintf(stderr, "patchver: internal error: failure %d without a message\n", ret);
+		fprintf(stderr, "patchver: internal error: failure %d without its message%s%s\n", ret,
+			e->code != PV_OK ? "; the last one recorded: " : "",
+			e->code != PV_OK ? e->message : "");
 	}
 	return diag_exit_code(ret);
 }

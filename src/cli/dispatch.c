@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
+#include "patchver/engine/gitstart.h"
+#include "patchver/engine/history.h"
+#include "patchver/lab/lab.h"
 #include "patchver/cli/audit_report.h"
 #include "patchver/cli/bisect_report.h"
 #include "patchver/cli/boot_record.h"
@@ -16,9 +19,6 @@
 #include "patchver/cli/query_history.h"
 #include "patchver/cli/triage_report.h"
 #include "patchver/cli/verify_report.h"
-#include "patchver/engine/gitstart.h"
-#include "patchver/engine/history.h"
-#include "patchver/lab/lab.h"
 
 #define LAZY_REVS 16    /* more revs than this: one load of the history serves them all */
 

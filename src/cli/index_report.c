@@ -6,8 +6,8 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
-#include "patchver/cli/index_report.h"
 #include "patchver/engine/relindex.h"
+#include "patchver/cli/index_report.h"
 
 static const char *const index_states[] = {
 	[INDEX_UNUSED] = "not used", [INDEX_FRESH] = "fresh", [INDEX_EXTENDED] = "extended",

@@ -41,7 +41,7 @@ static bool try_quick(const struct command_line *cl, int *ret)
 		return false;
 	if ((q = quick_open(opt.dir, DEFAULT_RELEASE_GLOB, &why))) {
 		code = report_quick(q, &ropts, cl->revs, cl->nrevs);
-		why = quick_why(q);
+		why = quick_why();
 	}
 	quick_close(q);
 	if (code >= 0) {

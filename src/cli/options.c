@@ -9,8 +9,8 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
-#include "patchver/cli/options.h"
 #include "patchver/engine/revsyntax.h"
+#include "patchver/cli/options.h"
 
 struct options opt;
 

@@ -7,16 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
-#include "patchver/cli/diag.h"
 #include "patchver/base/json.h"
+#include "patchver/base/util.h"
+#include "patchver/engine/contain.h"
 #include "patchver/engine/naming.h"
-#include "patchver/cli/query_history.h"
-#include "patchver/cli/query_report.h"
 #include "patchver/engine/revs.h"
 #include "patchver/stable/backports.h"
-#include "patchver/base/util.h"
+#include "patchver/cli/diag.h"
+#include "patchver/cli/query_history.h"
+#include "patchver/cli/query_report.h"
 
 /* The printing's state, and what computing answers from the history needs. */
 struct full_reporter {
@@ -41,16 +41,14 @@ static int h_first_release(void *self, uint32_t commit, uint32_t *tag)
 	struct full_reporter *r = self;
 
 	/* the bulk assignment: every commit's first release from one walk */
-	*tag = contain_first_release(&r->contain, commit);
-	return r->contain.err;
+	return contain_first_release_of(&r->contain, commit, tag);
 }
 
 static int h_name(void *self, uint32_t commit, struct sbuf *out, bool *named)
 {
 	struct full_reporter *r = self;
 
-	*named = naming_name(&r->naming, commit, out);
-	return r->naming.err;
+	return naming_name(&r->naming, commit, out, named);
 }
 
 static int h_tag_name(void *self, const struct rev *rev, struct sbuf *out, bool *named)
@@ -58,7 +56,7 @@ static int h_tag_name(void *self, const struct rev *rev, struct sbuf *out, bool 
 	struct full_reporter *r = self;
 
 	*named = naming_exact(&r->naming, &rev->object, out);
-	return r->naming.err;
+	return 0;
 }
 
 static int h_message(void *self, uint32_t commit, char **msg)
@@ -71,12 +69,7 @@ static int h_containing(void *self, uint32_t commit, uint32_t **tags, size_t *n)
 {
 	struct full_reporter *r = self;
 
-	*tags = contain_tags(&r->contain, commit, n);
-	if (r->contain.err) {
-		free(*tags);
-		*tags = NULL;
-	}
-	return r->contain.err;
+	return contain_tags_of(&r->contain, commit, tags, n);
 }
 
 /*

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
-#include "patchver/cli/query_report.h"
 #include "patchver/engine/oid.h"
+#include "patchver/cli/query_report.h"
 
 unsigned report_wants(enum report_mode m)
 {
@@ -319,7 +319,8 @@ bool answer_emit(struct reporter *r, struct json *j, const struct answer *a)
 
 /*
  * The release index as a query source (engine/query.h).  Any failure is
- * a decline: the history answers instead, and says what went wrong.
+ * a decline (PV_EDECLINED): the history answers instead, and says what
+ * went wrong.
  */
 struct index_source {
 	struct quick *q;
@@ -329,15 +330,15 @@ struct index_source {
 static int ix_resolve(void *self, const char *spec, struct rev *rev)
 {
 	struct index_source *s = self;
-	int tag_named;
+	int tag_named, ret;
 
-	if (quick_lookup(s->q, spec, true, &rev->commit) < 0)
-		return -1;
+	if ((ret = quick_lookup(s->q, spec, true, &rev->commit)))
+		return ret;
 	memcpy(rev->oid.id, quick_oid(s->q, rev->commit), GIT_OID_RAWSZ);
 	/* asked now: the next lookup (an upstream id) forgets which tag the rev read */
 	sbuf_reset(&s->tag_name);
 	if ((tag_named = quick_tag_object_name(s->q, &s->tag_name)) < 0)
-		return -1;
+		return tag_named;
 	rev->type = tag_named ? GIT_OBJECT_TAG : GIT_OBJECT_COMMIT;
 	return 0;
 }
@@ -367,13 +368,13 @@ static int ix_tag_name(void *self, const struct rev *rev, struct sbuf *out, bool
 static int ix_message(void *self, uint32_t commit, char **msg)
 {
 	*msg = quick_message(((struct index_source *)self)->q, commit);
-	return *msg ? 0 : -1;
+	return *msg ? 0 : PV_EDECLINED;
 }
 
 static int ix_containing(void *self, uint32_t commit, uint32_t **tags, size_t *n)
 {
 	*tags = quick_containing(((struct index_source *)self)->q, commit, n);
-	return *tags ? 0 : -1;
+	return *tags ? 0 : PV_EDECLINED;
 }
 
 static int ix_backports(void *self, uint32_t commit, const struct backport **b, size_t *n,
@@ -383,7 +384,7 @@ static int ix_backports(void *self, uint32_t commit, const struct backport **b, 
 
 	*b = quick_backports(q, commit, n);
 	*oids = (const git_oid *)quick_oid(q, 0);
-	return *b ? 0 : -1;
+	return *b ? 0 : PV_EDECLINED;
 }
 
 /* an upstream id the index lacks, or a short one: the history looks further */
@@ -393,7 +394,7 @@ static int ix_upstream(void *self, const char *hex, uint32_t *commit, git_oid *o
 	struct quick *q = ((struct index_source *)self)->q;
 
 	if (quick_lookup(q, hex, false, commit) < 0 || quick_first_release(q, *commit, first) < 0)
-		return -1;
+		return PV_EDECLINED;
 	memcpy(oid->id, quick_oid(q, *commit), GIT_OID_RAWSZ);
 	return 0;
 }
@@ -417,7 +418,7 @@ int report_quick(struct quick *q, const struct report_opts *opts,
 		ok = query_answer(&src, want, revs[n], &a[n]) == 0;
 		n++;
 	}
-	/* as report.c: a rev git cannot describe ends the run */
+	/* as report_revs does: a rev git cannot describe ends the run */
 	for (size_t i = 0; ok && i < nrevs; i++)
 		if (!answer_emit(&r, NULL, &a[i]))
 			break;
@@ -425,5 +426,5 @@ int report_quick(struct quick *q, const struct report_opts *opts,
 		answer_free(&a[i]);
 	free(a);
 	sbuf_free(&self.tag_name);
-	return ok ? r.ret : -1;
+	return ok ? r.ret : PV_EDECLINED;
 }

@@ -7,18 +7,20 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
-#include "patchver/cli/diag.h"
-#include "patchver/cli/cve_report.h"
+#include "patchver/base/util.h"
+#include "patchver/engine/naming.h"
+#include "patchver/engine/revs.h"
 #include "patchver/stable/backports.h"
 #include "patchver/stable/match.h"
-#include "patchver/engine/naming.h"
-#include "patchver/cli/query_history.h"
-#include "patchver/engine/revs.h"
 #include "patchver/stable/triage.h"
+#include "patchver/stable/verdict.h"
+#include "patchver/cli/cve_report.h"
+#include "patchver/cli/diag.h"
+#include "patchver/cli/query_history.h"
 #include "patchver/cli/triage_report.h"
-#include "patchver/base/util.h"
 
-struct front {
+/* What printing a run of triages needs: the history, its walks, the JSON document. */
+struct triage_printer {
 	struct history *h;
 	const struct triage_opts *o;
 	struct contain contain;
@@ -28,12 +30,12 @@ struct front {
 	int ret;
 };
 
-static const char *rel(const struct front *f, uint32_t tag)
+static const char *rel(const struct triage_printer *f, uint32_t tag)
 {
 	return tag == PV_NONE ? NULL : f->h->tags.v[tag].shortname;
 }
 
-static const char *hex12(const struct front *f, uint32_t c)
+static const char *hex12(const struct triage_printer *f, uint32_t c)
 {
 	static char buf[4][13];
 	static int k;
@@ -43,7 +45,7 @@ static const char *hex12(const struct front *f, uint32_t c)
 	return buf[k];
 }
 
-static const char *hex40(const struct front *f, uint32_t c)
+static const char *hex40(const struct triage_printer *f, uint32_t c)
 {
 	static char buf[2][GIT_OID_HEXSZ + 1];
 	static int k;
@@ -52,7 +54,7 @@ static const char *hex40(const struct front *f, uint32_t c)
 	return git_oid_tostr(buf[k], sizeof(buf[k]), &f->h->dag.oids[c]);
 }
 
-static void commit_line(struct front *f, uint32_t c, const char *indent)
+static void commit_line(struct triage_printer *f, uint32_t c, const char *indent)
 {
 	char *subj = history_subject(f->h, c);
 	uint32_t r = contain_first_release(&f->contain, c);
@@ -82,12 +84,12 @@ static void hunk_names(const struct triage *t, const struct triage_group *g)
 	printf("%s", last ? ")" : "");
 }
 
-static void text_verdicts(struct front *f, const struct triage *t)
+static void text_verdicts(struct triage_printer *f, const struct triage *t)
 {
 	const struct triage_group *g = &t->groups[0];
 
-	printf("is it a fix:      %s: %s\n", t->fixv.cls == FIXCLASS_FIX ? "yes, by its own word" :
-	       t->fixv.cls == FIXCLASS_POSSIBLE ? "possibly" : "no", t->fixv.reason);
+	printf("is it a fix:      %s: %s\n", t->fix_kind.cls == FIXCLASS_FIX ? "yes, by its own word" :
+	       t->fix_kind.cls == FIXCLASS_POSSIBLE ? "possibly" : "no", t->fix_kind.reason);
 	printf("verdict:          %s\n", g->verdict);
 	if (g->by_lines)
 		printf("                  [%s, from the lines it changes in each release "
@@ -108,7 +110,7 @@ static void text_verdicts(struct front *f, const struct triage *t)
 	}
 }
 
-static void text_evidence(struct front *f, const struct triage *t)
+static void text_evidence(struct triage_printer *f, const struct triage *t)
 {
 	bool any = false;
 	size_t shown = 0, blamed = 0;
@@ -160,11 +162,12 @@ static void text_evidence(struct front *f, const struct triage *t)
 }
 
 /* affected releases: consecutive ones in version order as a range */
-static void text_affected(struct front *f, const struct triage *t, const struct triage_group *g)
+static void text_affected(struct triage_printer *f, const struct triage *t,
+			  const struct triage_group *g)
 {
 	printf("affected:         ");
 	/* not a fix: no bug to have; where its lines are is said, not claimed as a bug */
-	if (t->fixv.cls == FIXCLASS_NOT_FIX) {
+	if (t->fix_kind.cls == FIXCLASS_NOT_FIX) {
 		printf("none: not a fix");
 		if (g->naffected)
 			printf(" (the lines it changes are in %s%s%s, %zu release%s)",
@@ -221,7 +224,7 @@ static size_t answer_commits(const struct triage *t, uint32_t **out)
  * several upstream commits; a culprit's backport queued on a stable branch
  * no tag has reached yet.
  */
-static void text_stable_notes(struct front *f, const struct triage *t)
+static void text_stable_notes(struct triage_printer *f, const struct triage *t)
 {
 	uint32_t *commits;
 	size_t n = answer_commits(t, &commits), nn;
@@ -251,7 +254,7 @@ static void text_stable_notes(struct front *f, const struct triage *t)
 }
 
 /* The series of a stable commit no tag has yet: that of the newest released commit below it. */
-static void queued_series(struct front *f, uint32_t commit, char *buf, size_t len)
+static void queued_series(struct triage_printer *f, uint32_t commit, char *buf, size_t len)
 {
 	uint32_t rel;
 	unsigned np;
@@ -267,7 +270,7 @@ static void queued_series(struct front *f, uint32_t commit, char *buf, size_t le
 	kver_series(&f->h->tags.v[rel].ver, buf, len);
 }
 
-static void json_stable_notes(struct front *f, const struct triage *t)
+static void json_stable_notes(struct triage_printer *f, const struct triage *t)
 {
 	struct json *j = &f->json;
 	uint32_t *commits;
@@ -309,7 +312,7 @@ static bool backport_story(const struct series *s)
 	return s->intro_backport != PV_NONE || s->together || s->fix_before || s->fix_alone;
 }
 
-static void series_row(struct front *f, const struct series *s)
+static void series_row(struct triage_printer *f, const struct series *s)
 {
 	if (s->together) {
 		printf("not affected: culprit %s and fix backported together in %s%s\n",
@@ -350,7 +353,7 @@ static bool plain_unaffected(const struct series *s)
 }
 
 /* Series in a row that are not affected collapse into one line. */
-static void text_series(struct front *f, const struct triage_group *g)
+static void text_series(struct triage_printer *f, const struct triage_group *g)
 {
 	printf("stable series:\n");
 	for (size_t i = 0; i < g->nseries;) {
@@ -385,7 +388,7 @@ static bool same_fit(const struct release_fit *a, const struct release_fit *b)
 }
 
 /* Releases in a row with the same answer collapse into one line. */
-static void text_fits(struct front *f, const struct triage_group *g)
+static void text_fits(struct triage_printer *f, const struct triage_group *g)
 {
 	if (!g->fits)
 		return;
@@ -410,7 +413,7 @@ static void text_fits(struct front *f, const struct triage_group *g)
 	}
 }
 
-static void print_triage_text(struct front *f, const struct triage *t)
+static void print_triage_text(struct triage_printer *f, const struct triage *t)
 {
 	const struct triage_group *g = &t->groups[0];
 
@@ -419,7 +422,7 @@ static void print_triage_text(struct front *f, const struct triage *t)
 	text_verdicts(f, t);
 	text_evidence(f, t);
 	text_affected(f, t, g);
-	if (t->fixv.cls == FIXCLASS_NOT_FIX)
+	if (t->fix_kind.cls == FIXCLASS_NOT_FIX)
 		printf("stable series:    not judged: not a fix\n");
 	else
 		text_series(f, g);
@@ -431,12 +434,12 @@ static void print_triage_text(struct front *f, const struct triage *t)
 			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));
 	}
 	text_stable_notes(f, t);
-	if (t->fixv.cls != FIXCLASS_NOT_FIX)
+	if (t->fix_kind.cls != FIXCLASS_NOT_FIX)
 		text_fits(f, g);
 }
 
 /* key: the commit as an object under key (NULL: an array's element) */
-static void json_commit(struct front *f, const char *key, uint32_t c)
+static void json_commit(struct triage_printer *f, const char *key, uint32_t c)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	char *subj;
@@ -457,7 +460,7 @@ static void json_commit(struct front *f, const char *key, uint32_t c)
 	free(subj);
 }
 
-static void json_evidence(struct front *f, const struct triage *t)
+static void json_evidence(struct triage_printer *f, const struct triage *t)
 {
 	struct json *j = &f->json;
 
@@ -495,7 +498,7 @@ static void json_evidence(struct front *f, const struct triage *t)
 	json_arr_end(j);
 }
 
-static void json_series(struct front *f, const struct triage_group *g)
+static void json_series(struct triage_printer *f, const struct triage_group *g)
 {
 	struct json *j = &f->json;
 
@@ -528,7 +531,7 @@ static void json_series(struct front *f, const struct triage_group *g)
 	json_arr_end(j);
 }
 
-static void json_fits(struct front *f, const struct triage_group *g)
+static void json_fits(struct triage_printer *f, const struct triage_group *g)
 {
 	struct json *j = &f->json;
 
@@ -552,7 +555,8 @@ static void json_fits(struct front *f, const struct triage_group *g)
 }
 
 /* One group's verdict: its hunks, evidence, confidence and releases. */
-static void json_group(struct front *f, const struct triage *t, const struct triage_group *g)
+static void json_group(struct triage_printer *f, const struct triage *t,
+		       const struct triage_group *g)
 {
 	struct json *j = &f->json;
 
@@ -583,7 +587,7 @@ static void json_group(struct front *f, const struct triage *t, const struct tri
 	json_kstr(j, "verdict", g->verdict);
 }
 
-static void print_triage_json(struct front *f, const struct triage *t)
+static void print_triage_json(struct triage_printer *f, const struct triage *t)
 {
 	struct json *j = &f->json;
 
@@ -591,7 +595,7 @@ static void print_triage_json(struct front *f, const struct triage *t)
 	json_kstr(j, "class", triage_class_key(t->cls));
 	json_key(j, "fix_class");
 	json_obj_begin(j);
-	triage_report_fix_json(j, &t->fixv);
+	triage_report_fix_json(j, &t->fix_kind);
 	json_obj_end(j);
 	json_evidence(f, t);
 	/* the headline group at the top level; every group under "groups" */
@@ -623,7 +627,7 @@ static void print_triage_json(struct front *f, const struct triage *t)
 	json_arr_end(j);
 }
 
-static void do_triage(struct front *f, uint32_t fix, const struct patch *mail)
+static void do_triage(struct triage_printer *f, uint32_t fix, const struct patch *mail)
 {
 	struct triage t;
 	int ret = diag_exit(triage_run(&t, f->h, &f->contain, fix, mail, f->o->evidence));
@@ -643,7 +647,7 @@ static void do_triage(struct front *f, uint32_t fix, const struct patch *mail)
 	triage_free(&t);
 }
 
-static void front_init(struct front *f, struct history *h, const struct triage_opts *o)
+static void printer_init(struct triage_printer *f, struct history *h, const struct triage_opts *o)
 {
 	memset(f, 0, sizeof(*f));
 	f->h = h;
@@ -659,7 +663,7 @@ static void front_init(struct front *f, struct history *h, const struct triage_o
 	}
 }
 
-static int front_done(struct front *f)
+static int printer_done(struct triage_printer *f)
 {
 	if (f->o->json && !f->o->patch_id) {
 		json_arr_end(&f->json);
@@ -675,7 +679,7 @@ static int front_done(struct front *f)
  * diff is an adaptation, its place in the history a stable line's.  Said
  * first; returns the commit to triage.
  */
-static uint32_t upstream_of_input(struct front *f, uint32_t c)
+static uint32_t upstream_of_input(struct triage_printer *f, uint32_t c)
 {
 	uint32_t up, first = contain_first_release(&f->contain, c);
 	char hex[41], series[32] = "a stable branch";
@@ -717,9 +721,9 @@ static uint32_t upstream_of_input(struct front *f, uint32_t c)
 int triage_revs(struct history *h, const struct triage_opts *o,
 		const char **revs, size_t nrevs)
 {
-	struct front f;
+	struct triage_printer f;
 
-	front_init(&f, h, o);
+	printer_init(&f, h, o);
 	for (size_t i = 0; i < nrevs; i++) {
 		struct rev r;
 		int ret = diag_exit(rev_resolve(&r, h->repo, &h->dag, revs[i]));
@@ -748,10 +752,10 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 		if (o->json)
 			json_obj_end(&f.json);
 	}
-	return front_done(&f);
+	return printer_done(&f);
 }
 
-static void print_match_text(struct front *f, const struct patch *p, const struct match *m)
+static void print_match_text(struct triage_printer *f, const struct patch *p, const struct match *m)
 {
 	bool listed = false;
 
@@ -769,7 +773,7 @@ static void print_match_text(struct front *f, const struct patch *p, const struc
 		commit_line(f, m->upstream, "  upstream  ");   /* named by the mail */
 }
 
-static void print_match_json(struct front *f, const struct patch *p, const struct match *m)
+static void print_match_json(struct triage_printer *f, const struct patch *p, const struct match *m)
 {
 	struct json *j = &f->json;
 
@@ -789,7 +793,7 @@ static void print_match_json(struct front *f, const struct patch *p, const struc
 	json_kstr(j, "upstream_ref", *m->upstream_ref ? m->upstream_ref : NULL);
 }
 
-static void one_message(struct front *f, const struct patch *p, size_t i)
+static void one_message(struct triage_printer *f, const struct patch *p, size_t i)
 {
 	struct match m;
 
@@ -830,7 +834,7 @@ static void one_message(struct front *f, const struct patch *p, size_t i)
 int triage_patch_file(struct history *h, const struct triage_opts *o, const char *path)
 {
 	struct patch_set set;
-	struct front f;
+	struct triage_printer f;
 	int ret = diag_exit(patch_read_file(&set, path));
 
 	if (ret)
@@ -839,20 +843,20 @@ int triage_patch_file(struct history *h, const struct triage_opts *o, const char
 		patch_set_free(&set);
 		return error(EXIT_INPUT, "no mail or diff found in '%s'", path);
 	}
-	front_init(&f, h, o);
+	printer_init(&f, h, o);
 	if (o->range && (ret = match_range(h, o->range, &f.in_range))) {
 		patch_set_free(&set);
-		front_done(&f);
+		printer_done(&f);
 		return ret;
 	}
 	for (size_t i = 0; i < set.nr; i++)
 		one_message(&f, &set.v[i], i);
 	patch_set_free(&set);
 	free(f.in_range);
-	return front_done(&f);
+	return printer_done(&f);
 }
 
-void triage_report_fix_json(struct json *j, const struct fix_verdict *v)
+void triage_report_fix_json(struct json *j, const struct fix_kind *v)
 {
 	json_kstr(j, "class", fixclass_key(v->cls));
 	json_kstr(j, "class_reason", v->reason);

@@ -8,15 +8,15 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/json.h"
+#include "patchver/stable/triage.h"
+#include "patchver/lab/measure.h"
+#include "patchver/lab/oracle.h"
+#include "patchver/lab/verify.h"
 #include "patchver/cli/bisect_report.h"
 #include "patchver/cli/boot_record.h"
+#include "patchver/cli/cve_report.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/verify_report.h"
-#include "patchver/lab/oracle.h"
-#include "patchver/cli/cve_report.h"
-#include "patchver/lab/measure.h"
-#include "patchver/lab/verify.h"
-#include "patchver/stable/triage.h"
 
 static const char *expect_text(const struct candidate *c, char *buf, size_t n)
 {
@@ -67,9 +67,9 @@ static void print_candidate(const struct candidate *c)
 		snprintf(boot, sizeof(boot), "%s %.1fs", c->run.boot.accel, c->run.boot.seconds);
 	else
 		snprintf(boot, sizeof(boot), "-");
-	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->run.state ? c->run.state : "-", build, boot,
-	       c->run.outside ? "outside the measured range" : c->run.ok ? "as expected" : "NOT as expected",
-	       c->run.why ? c->run.why : "not run");
+	printf("%-22s %-28s %-14s %-12s %s: %s\n", c->name, c->run.state ? c->run.state : "-",
+	       build, boot, c->run.outside ? "outside the measured range" :
+	       c->run.ok ? "as expected" : "NOT as expected", c->run.why ? c->run.why : "not run");
 	if (c->role || c->models)
 		printf("%-22s   %s%s%s\n", "", c->role ? c->role : "",
 		       c->models ? "; models " : "", c->models ? c->models : "");
@@ -282,7 +282,7 @@ static void print_measure(const struct verify_result *r)
 		for (size_t i = 0; b[k] && i < b[k]->nsteps; i++) {
 			const struct bisect_step *s = &b[k]->steps[i];
 			printf("          %-8s %-40.40s %-16s %s\n", s->kind, s->label,
-			       bisect_verdict_name(s->verdict, s->fix_phase), s->why ? s->why : "");
+			       bisect_answer_name(s->answer, s->fix_phase), s->why ? s->why : "");
 		}
 	if (m->narrowed)
 		printf("          %d build(s), %d boot(s) to measure\n", m->builds, m->boots);

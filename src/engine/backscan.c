@@ -7,8 +7,8 @@
 
 #include "patchver/base/util.h"
 #include "patchver/engine/backscan.h"
-#include "patchver/engine/upstream.h"
 #include "patchver/engine/objstore.h"
+#include "patchver/engine/upstream.h"
 
 #define MAX_REFS 8          /* upstream ids one message may name */
 

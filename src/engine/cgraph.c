@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "patchver/engine/cgraph.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/cgraph.h"
 #include "patchver/engine/oid.h"
 
 #define CDAT_WIDTH (GIT_OID_RAWSZ + 16)

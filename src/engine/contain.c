@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/engine/contain.h"
-#include "patchver/engine/indexer.h"
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/contain.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/indexer.h"
 
 void contain_init(struct contain *c, struct history *h)
 {
 	memset(c, 0, sizeof(*c));
 	c->h = h;
 	c->reach_commit = PV_NONE;
-	c->verdict_target = PV_NONE;
+	c->known_target = PV_NONE;
 }
 
 void contain_free(struct contain *c)
@@ -25,7 +25,7 @@ void contain_free(struct contain *c)
 	free(c->first_release);
 	cgraph_reach_free(&c->reach);
 	free(c->tag_pos);
-	free(c->verdict);
+	free(c->known);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -58,27 +58,27 @@ static int graph_contains(struct contain *c, uint32_t tag, uint32_t commit)
 	return cgraph_reaches(&c->reach, c->tag_pos[tag]);
 }
 
-enum verdict { V_UNKNOWN, V_YES, V_NO };
+enum containment { V_UNKNOWN, V_YES, V_NO };
 
-/* The verdict of commit x, the array grown with the lazy DAG. */
-static uint8_t *verdict_of(struct contain *c, uint32_t x)
+/* Whether commit x contains the target (enum containment), the array grown with the lazy DAG. */
+static uint8_t *known_of(struct contain *c, uint32_t x)
 {
-	if (x >= c->verdict_nr) {
-		size_t old = c->verdict_nr, alloc = c->h->dag.nr + 1024u;
-		c->verdict = xrealloc(c->verdict, alloc);
-		memset(c->verdict + old, V_UNKNOWN, alloc - old);
-		c->verdict_nr = (uint32_t)alloc;
+	if (x >= c->known_nr) {
+		size_t old = c->known_nr, alloc = c->h->dag.nr + 1024u;
+		c->known = xrealloc(c->known, alloc);
+		memset(c->known + old, V_UNKNOWN, alloc - old);
+		c->known_nr = (uint32_t)alloc;
 	}
-	return &c->verdict[x];
+	return &c->known[x];
 }
 
 /*
  * Without a graph: git's contains_tag_algo (commit-reach.c), a depth-first
  * walk from tag t's commit that parses commits as it reaches them.  A
  * commit contains the target as soon as one parent does (its other
- * parents are never read), and verdicts are kept for the next tag, so it
- * reads what git tag --contains reads.  1, 0, or -1 (a commit unreadable:
- * c->err set, the message printed once).
+ * parents are never read), and what it learns is kept for the next tag, so it
+ * reads what git tag --contains reads.  1, 0, or PV_ECORRUPT (a commit
+ * unreadable).
  */
 static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 {
@@ -88,18 +88,18 @@ static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 	size_t nr = 0, alloc = 0;
 	int ret;
 
-	if (c->verdict_target != target) {
-		free(c->verdict);
-		c->verdict = NULL;
-		c->verdict_nr = 0;
-		c->verdict_target = target;
+	if (c->known_target != target) {
+		free(c->known);
+		c->known = NULL;
+		c->known_nr = 0;
+		c->known_target = target;
 	}
 	if (tip == PV_NONE)
 		return 0;
 	if (tip == target)
 		return 1;
-	if (*verdict_of(c, tip) != V_UNKNOWN)
-		return *verdict_of(c, tip) == V_YES;
+	if (*known_of(c, tip) != V_UNKNOWN)
+		return *known_of(c, tip) == V_YES;
 	stack = xgrow(stack, &alloc, 1, sizeof(*stack));
 	stack[nr++] = (struct frame){ tip, 0 };
 	while (nr) {
@@ -113,22 +113,20 @@ static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 			char hex[GIT_OID_HEXSZ + 1];
 
 			git_oid_tostr(hex, sizeof(hex), &dag->oids[f->commit]);
-			if (!c->err)
-				c->err = pv_error_set(PV_ECORRUPT, "history of tag %s is broken at %s: %s",
-						     c->h->tags.v[tag].shortname, hex, git_errmsg());
-			ret = -1;
+			ret = pv_error_wrap(PV_ECORRUPT, "history of tag %s is broken at %s: ",
+					    c->h->tags.v[tag].shortname, hex);
 			goto out;
 		}
 		par = dag_parents(dag, f->commit, &np);
 		if (f->next == np) {
-			*verdict_of(c, f->commit) = V_NO;
+			*known_of(c, f->commit) = V_NO;
 			nr--;
 			continue;
 		}
 		p = par[f->next];
-		v = p == target ? V_YES : *verdict_of(c, p);
+		v = p == target ? V_YES : *known_of(c, p);
 		if (v == V_YES) {
-			*verdict_of(c, f->commit) = V_YES;
+			*known_of(c, f->commit) = V_YES;
 			nr--;
 		} else if (v == V_NO) {
 			f->next++;
@@ -137,7 +135,7 @@ static int walk_contains(struct contain *c, uint32_t tag, uint32_t target)
 			stack[nr++] = (struct frame){ p, 0 };
 		}
 	}
-	ret = *verdict_of(c, tip) == V_YES;
+	ret = *known_of(c, tip) == V_YES;
 out:
 	free(stack);
 	return ret;
@@ -146,35 +144,39 @@ out:
 /* Does tag t contain commit?  A lazy history: by the graph or git's walk. */
 static int lazy_contains(struct contain *c, uint32_t t, uint32_t commit)
 {
-	if (c->h->graph_has_tags)
-		return graph_contains(c, t, commit);
+	int ret;
+
+	if (c->h->graph_has_tags && (ret = graph_contains(c, t, commit)) >= 0)
+		return ret;
+	/* no graph, or a damaged one: git's walk over the objects */
 	return walk_contains(c, t, commit);
 }
 
-static uint32_t *lazy_tags(struct contain *c, uint32_t commit, size_t *n)
+static int lazy_tags(struct contain *c, uint32_t commit, uint32_t **tags, size_t *n)
 {
 	uint32_t *out = xmalloc(c->h->tags.nr * sizeof(uint32_t) + 1);
+	int ret = 0;
 
 	*n = 0;
-	for (uint32_t t = 0; t < c->h->tags.nr; t++)
-		if (lazy_contains(c, t, commit) > 0)
+	for (uint32_t t = 0; t < c->h->tags.nr && ret >= 0; t++)
+		if ((ret = lazy_contains(c, t, commit)) > 0)
 			out[(*n)++] = t;
-	return out;
+	if (ret < 0) {
+		free(out);
+		out = NULL;
+		*n = 0;
+	}
+	*tags = out;
+	return ret < 0 ? ret : 0;
 }
 
-uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
+/* A whole history's descendants walk from commit, marking as it goes. */
+static uint32_t *walk_tags(struct contain *c, uint32_t commit, size_t *n)
 {
 	struct dag *dag = &c->h->dag;
 	uint32_t *out = NULL, head = 0, tail = 0;
 	size_t nr = 0, alloc = 0;
 
-	*n = 0;
-	if (c->h->lazy)
-		return lazy_tags(c, commit, n);
-	if (commit >= c->h->tag_commits)
-		return NULL;    /* no tag reaches it */
-	if (history_index(c->h))
-		return relindex_tags_containing(history_index(c->h), commit, n);
 	dag_build_children(dag);
 	if (c->mark_nr != dag->nr) {   /* the DAG grew since the last walk */
 		free(c->mark);
@@ -214,25 +216,63 @@ uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
 	return out;
 }
 
-uint32_t contain_first_release(struct contain *c, uint32_t commit)
+int contain_tags_of(struct contain *c, uint32_t commit, uint32_t **tags, size_t *n)
+{
+	*n = 0;
+	*tags = NULL;
+	if (c->h->lazy)
+		return lazy_tags(c, commit, tags, n);
+	if (commit >= c->h->tag_commits)
+		return 0;       /* no tag reaches it */
+	if (history_index(c->h))
+		*tags = relindex_tags_containing(history_index(c->h), commit, n);
+	else
+		*tags = walk_tags(c, commit, n);
+	return 0;
+}
+
+int contain_first_release_of(struct contain *c, uint32_t commit, uint32_t *release)
 {
 	const struct relindex *ix;
 	const struct tag_table *t = &c->h->tags;
+	int ret;
 
+	*release = PV_NONE;
 	if (c->h->lazy) {
 		/* releases in version order: the first that contains it */
 		for (size_t r = 0; r < t->nreleases; r++)
-			if (lazy_contains(c, t->releases[r], commit) > 0)
-				return t->releases[r];
-		return PV_NONE;
+			if ((ret = lazy_contains(c, t->releases[r], commit)) != 0) {
+				if (ret > 0)
+					*release = t->releases[r];
+				return ret < 0 ? ret : 0;
+			}
+		return 0;
 	}
-
 	if (commit >= c->h->tag_commits)
-		return PV_NONE;
+		return 0;
 	ix = history_index(c->h);
-	if (ix && !strcmp(ix->glob, c->h->release_glob))
-		return ix->first[commit];
+	if (ix && !strcmp(ix->glob, c->h->release_glob)) {
+		*release = ix->first[commit];
+		return 0;
+	}
 	if (!c->first_release)
 		c->first_release = indexer_first_releases(&c->h->dag, &c->h->tags);
-	return c->first_release[commit];
+	*release = c->first_release[commit];
+	return 0;
+}
+
+uint32_t *contain_tags(struct contain *c, uint32_t commit, size_t *n)
+{
+	uint32_t *tags;
+
+	contain_tags_of(c, commit, &tags, n);
+	return tags;
+}
+
+uint32_t contain_first_release(struct contain *c, uint32_t commit)
+{
+	uint32_t release;
+
+	contain_first_release_of(c, commit, &release);
+	return release;
 }

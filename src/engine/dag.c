@@ -13,10 +13,12 @@
 
 #include <git2.h>
 
+#include "patchver/base/error.h"
+#include "patchver/base/util.h"
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
+#include "patchver/engine/gitstart.h"
 #include "patchver/engine/objstore.h"
-#include "patchver/base/util.h"
 
 static void rehash(struct dag *dag, size_t nslots)
 {
@@ -55,13 +57,15 @@ static void read_shallow(struct dag *dag, git_repository *repo)
 
 int dag_init(struct dag *dag, git_repository *repo)
 {
+	int ret;
+
 	memset(dag, 0, sizeof(*dag));
 	if (git_repository_odb(&dag->odb, repo) < 0)
-		return -1;
+		return pv_error_set(PV_ENOREPO, "%s", git_errmsg());
 	rehash(dag, 1024);
 	read_shallow(dag, repo);
-	if (replace_map_load(&dag->replaced, repo) < 0)
-		return -1;
+	if ((ret = replace_map_load(&dag->replaced, repo)))
+		return ret;
 	/* where git keeps the objects, unless the environment says elsewhere */
 	if (!getenv("GIT_OBJECT_DIRECTORY") && !getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
 		dag->objdir = xstrfmt("%sobjects", git_repository_commondir(repo));
@@ -352,7 +356,8 @@ static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 	const git_oid *oid = replace_object(&dag->replaced, &dag->oids[idx]);
 
 	if (!oid)
-		return -1;      /* replace depth too high */
+		return pv_error_set(PV_ECORRUPT, "replace depth too high for %s",
+				    git_oid_tostr_s(&dag->oids[idx]));
 	if (!dag->store_tried && ++dag->reads > STORE_AFTER)
 		dag_store(dag);
 	if (dag->store &&
@@ -373,12 +378,12 @@ static int read_commit(struct dag *dag, uint32_t idx, git_odb_object **obj,
 			git_error_set_str(GIT_ERROR_ODB, msg);
 			free(msg);
 		}
-		return -1;
+		return pv_error_set(PV_ECORRUPT, "%s", git_errmsg());
 	}
 	if (git_odb_object_type(*obj) != GIT_OBJECT_COMMIT) {
 		git_error_set_str(GIT_ERROR_OBJECT, "object is not a commit");
 		git_odb_object_free(*obj);
-		return -1;
+		return pv_error_set(PV_ECORRUPT, "object is not a commit");
 	}
 	*data = git_odb_object_data(*obj);
 	*len = git_odb_object_size(*obj);
@@ -440,13 +445,14 @@ static void parse_header(struct dag *dag, uint32_t idx, const char *p, const cha
 static int parse_one(struct dag *dag, uint32_t idx)
 {
 	git_odb_object *obj = NULL;
-	const char *p;
-	size_t len;
+	const char *p = NULL;
+	size_t len = 0;
+	int ret;
 
 	if (from_graph(dag, idx))
 		return 0;
-	if (read_commit(dag, idx, &obj, &p, &len) < 0)
-		return -1;
+	if ((ret = read_commit(dag, idx, &obj, &p, &len)))
+		return ret;
 	parse_header(dag, idx, p, p + len);
 	git_odb_object_free(obj);
 	return 0;
@@ -482,10 +488,8 @@ int dag_load(struct dag *dag, uint32_t idx)
 
 		if (dag->loaded[i])
 			continue;
-		if (parse_one(dag, i) < 0) {
-			ret = -1;
+		if ((ret = parse_one(dag, i)))
 			goto out;
-		}
 		par = dag_parents(dag, i, &np);
 		for (unsigned k = 0; k < np; k++) {
 			uint32_t pi = par[k];

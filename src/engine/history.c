@@ -12,12 +12,12 @@
 #include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
 #include "patchver/base/notice.h"
-#include "patchver/engine/history.h"
-#include "patchver/engine/indexer.h"
-#include "patchver/engine/tagload.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/history.h"
+#include "patchver/engine/indexer.h"
 #include "patchver/engine/objstore.h"
+#include "patchver/engine/tagload.h"
 
 static void tune_libgit2(const struct history_opts *opts)
 {
@@ -166,8 +166,7 @@ static void restamp(struct history *h)
 	if (differ && relindex_restamp_tags(&h->ix, loose, t->tag_digest, h->ix_path) == 0)
 		h->ix_refs_known = true;
 	else if (differ)
-		pv_notice(PV_NOTICE_WARNING, "cannot save the release index %s: %s",
-			  h->ix_path, strerror(errno));
+		pv_notice(PV_NOTICE_WARNING, "%s", pv_error_last()->message);
 	free(loose);
 }
 
@@ -209,11 +208,14 @@ static void build_index(struct history *h, const char *ident, const char *glob,
 	h->have_ix = true;
 	h->ix_state = state;
 	*slash = '\0';
-	if (cachedir_mkdirs(dir) == 0 && relindex_write(&h->ix, h->ix_path) == 0)
-		h->ix_saved = true;
+	if (cachedir_mkdirs(dir) < 0)
+		pv_notice(PV_NOTICE_WARNING, "cannot save the release index %s: %s (the next run "
+			  "computes it again)", h->ix_path, strerror(errno));
+	else if (relindex_write(&h->ix, h->ix_path) < 0)
+		pv_notice(PV_NOTICE_WARNING, "%s (the next run computes it again)",
+			  pv_error_last()->message);
 	else
-		pv_notice(PV_NOTICE_WARNING, "cannot save the release index %s: %s "
-			  "(the next run computes it again)", h->ix_path, strerror(errno));
+		h->ix_saved = true;
 	h->ix_refs_known = h->ix_saved && h->ix.tag_digest;
 	free(dir);
 }
@@ -221,14 +223,13 @@ static void build_index(struct history *h, const char *ident, const char *glob,
 static int open_indexed(struct history *h, const struct history_opts *opts)
 {
 	const char *glob = opts->release_glob;
-	char *ident = index_ident(h->repo), why[128];
+	char *ident = index_ident(h->repo);
 	enum history_index_state state = INDEX_BUILT;
-	enum relindex_status st;
 	int ret;
 
 	h->ix_path = relindex_path(ident);
-	st = relindex_open(&h->ix, h->ix_path, ident, false, why, sizeof(why));
-	if (st == RELINDEX_OK) {
+	ret = relindex_open(&h->ix, h->ix_path, ident, false);
+	if (!ret) {
 		enum tag_change change = compare_tags(&h->tags, &h->ix);
 		if (change == TAGS_SAME) {
 			restamp(h);
@@ -248,8 +249,8 @@ static int open_indexed(struct history *h, const struct history_opts *opts)
 			relindex_close(&h->ix);
 			state = INDEX_REBUILT;
 		}
-	} else if (st == RELINDEX_BAD) {
-		pv_notice(PV_NOTICE_NOTE, "release index %s: %s; rebuilding", h->ix_path, why);
+	} else if (ret == PV_ECORRUPT) {
+		pv_notice(PV_NOTICE_NOTE, "%s; rebuilding", pv_error_last()->message);
 		state = INDEX_REBUILT;
 	} else if (opts->index == HISTORY_INDEX_USE) {
 		state = INDEX_UNUSED;
@@ -302,8 +303,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	if ((ret = history_open_repo(&h->repo, opts->path)))
 		return ret;
 	if (dag_init(&h->dag, h->repo) < 0)
-		return pv_error_set(PV_ENOREPO, "cannot read objects of '%s': %s", path,
-				    git_errmsg());
+		return pv_error_wrap(PV_ENOREPO, "cannot read objects of '%s': ", path);
 	open_graph(&h->graph, h->repo, &h->dag);
 	h->dag.graph = &h->graph;
 	h->release_glob = xstrdup(opts->release_glob);
@@ -377,7 +377,7 @@ int history_load_branches(struct history *h)
 	int err = 0;
 
 	if (git_reference_iterator_new(&it, h->repo) < 0)
-		return -1;
+		return pv_error_set(PV_ENOREPO, "cannot list the branches: %s", git_errmsg());
 	while (git_reference_next(&ref, it) == 0) {
 		const char *name = git_reference_name(ref);
 		git_object *obj = NULL;
@@ -385,8 +385,8 @@ int history_load_branches(struct history *h)
 		if ((!strncmp(name, "refs/heads/", 11) || !strncmp(name, "refs/remotes/", 13)) &&
 		    git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0) {
 			uint32_t i = dag_intern(&h->dag, git_object_id(obj));
-			if (dag_load(&h->dag, i) < 0)
-				err = -1;
+			if (dag_load(&h->dag, i) < 0 && !err)
+				err = pv_error_wrap(PV_ECORRUPT, "branch %s is broken: ", name);
 		}
 		git_object_free(obj);
 		git_reference_free(ref);

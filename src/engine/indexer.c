@@ -5,11 +5,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "patchver/base/util.h"
 #include "patchver/engine/backscan.h"
 #include "patchver/engine/indexer.h"
 #include "patchver/engine/namewalk.h"
 #include "patchver/engine/treepath.h"
-#include "patchver/base/util.h"
 
 uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *t)
 {

@@ -9,9 +9,11 @@
 #include <git2.h>
 #include <git2/sys/hashsig.h>
 
+#include "patchver/base/error.h"
+#include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 #include "patchver/engine/lineblame.h"
 #include "patchver/engine/treepath.h"
-#include "patchver/base/util.h"
 
 /* A line still looking for its commit: where it is now, which one it is. */
 struct lref {
@@ -613,8 +615,8 @@ int lineblame(git_repository *repo, struct dag *dag, uint32_t base,
 
 	for (size_t i = 0; i < n; i++)
 		out[i] = PV_NONE;
-	if (dag_load(dag, base) < 0)
-		return -1;
+	if ((ret = dag_load(dag, base)))
+		return ret;
 	path_id(&b, path);
 	if (!treepath_lookup(&b.paths[0].tp, &dag->trees[base], &blob))
 		goto out;       /* no such file: every line is beyond its end */
@@ -625,6 +627,9 @@ int lineblame(git_repository *repo, struct dag *dag, uint32_t base,
 			give(&b, si, lines[i], i);
 	while (b.nheap && !ret)
 		ret = pass_blame(&b, heap_pop(&b));
+	/* inside, -1 is a libgit2 failure (a missing object), as libgit2 words it */
+	if (ret)
+		ret = pv_error_set(PV_ECORRUPT, "%s", git_errmsg());
 out:
 	for (size_t i = 0; i < b.ns; i++)
 		free(b.s[i].v);

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
-#include "patchver/engine/naming.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/naming.h"
 
 void naming_init(struct naming *n, const struct history *h, const char *match)
 {
@@ -88,7 +88,7 @@ static const struct namewalk *cut_walk(struct naming *n, int64_t cutoff)
  * generations); else by date.  The DAG grows as the walk reads commits,
  * which changes no answer: hence the cast.
  */
-static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
+static int lazy_name(struct naming *n, uint32_t commit, struct sbuf *out, bool *named)
 {
 	const struct history *h = n->h;
 	struct dag *dag = (struct dag *)&h->dag;
@@ -102,34 +102,38 @@ static bool lazy_name(struct naming *n, uint32_t commit, struct sbuf *out)
 		level = 0;
 		cutoff = namewalk_cutoff_for(dag->dates[commit]);
 	}
-	for (size_t i = 0; i < n->ncuts; i++)
-		if (n->cuts[i].cutoff == cutoff && n->cuts[i].level == level)
-			return namewalk_name(&n->cuts[i].nr, commit, out);
-	n->cuts = xrealloc(n->cuts, (n->ncuts + 1) * sizeof(*n->cuts));
-	w = &n->cuts[n->ncuts++];
-	w->cutoff = cutoff;
-	w->level = level;
-	namewalk_walk_lazy(&w->nr, dag, &h->tags, n->tips, n->ntips, cutoff, graph, level);
+	for (w = n->cuts; w < n->cuts + n->ncuts; w++)
+		if (w->cutoff == cutoff && w->level == level)
+			break;
+	if (w == n->cuts + n->ncuts) {
+		n->cuts = xrealloc(n->cuts, (n->ncuts + 1) * sizeof(*n->cuts));
+		w = &n->cuts[n->ncuts++];
+		w->cutoff = cutoff;
+		w->level = level;
+		namewalk_walk_lazy(&w->nr, dag, &h->tags, n->tips, n->ntips, cutoff, graph, level);
+	}
+	/* a broken walk names nothing surely, for this commit or the next */
 	if (w->nr.broken) {
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(hex, sizeof(hex), &dag->oids[w->nr.broken - 1]);
-		n->err = pv_error_set(PV_ECORRUPT, "history below the tags is broken at %s: %s",
-				      hex, git_errmsg());
-		return false;
+		return pv_error_set(PV_ECORRUPT, "history below the tags is broken at %s: %s",
+				    hex, git_errmsg());
 	}
-	return namewalk_name(&w->nr, commit, out);
+	*named = namewalk_name(&w->nr, commit, out);
+	return 0;
 }
 
-bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
+int naming_name(struct naming *n, uint32_t commit, struct sbuf *out, bool *named)
 {
 	const struct history *h = n->h;
 	bool in_graph;
 	int64_t min_desc = 0;
 
+	*named = false;
 	if (h->lazy)
-		return lazy_name(n, commit, out);
+		return lazy_name(n, commit, out, named);
 	if (commit >= h->tag_commits)
-		return false;   /* not reachable from any tag */
+		return 0;       /* not reachable from any tag */
 	in_graph = cgraph_present(&h->graph) && cgraph_contains(&h->graph, &h->dag.oids[commit]);
 	if (!in_graph && n->ix) {
 		min_desc = n->ix->min_desc[commit];
@@ -139,8 +143,11 @@ bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out)
 		min_desc = n->min_desc_date[commit];
 	}
 	if (namewalk_uncut_is_gits(in_graph, h->dag.dates[commit], min_desc))
-		return naming_uncut_name(n, commit, out);
-	return namewalk_name(cut_walk(n, namewalk_cutoff_for(h->dag.dates[commit])), commit, out);
+		*named = naming_uncut_name(n, commit, out);
+	else
+		*named = namewalk_name(cut_walk(n, namewalk_cutoff_for(h->dag.dates[commit])),
+				       commit, out);
+	return 0;
 }
 
 bool naming_exact(struct naming *n, const git_oid *object, struct sbuf *out)

@@ -6,16 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/error.h"
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/namewalk.h"
 #include "patchver/engine/objstore.h"
+#include "patchver/engine/oid.h"
 #include "patchver/engine/quick.h"
 #include "patchver/engine/reffiles.h"
 #include "patchver/engine/relindex.h"
-#include "patchver/engine/tags.h"
 #include "patchver/engine/revsyntax.h"
-#include "patchver/engine/oid.h"
+#include "patchver/engine/tags.h"
 
 /* What makes git look for the repository or its objects elsewhere. */
 static const char *const repo_vars[] = {
@@ -37,14 +38,12 @@ struct quick {
 	unsigned char outside[GIT_OID_RAWSZ];  /* QUICK_OUTSIDE's id, the last looked up */
 	long tag_object;            /* the annotated tag the last rev named alone, or -1 */
 	bool classified;            /* table has every short name and the releases */
-	const char *why;
 };
 
-static int decline(struct quick *q, const char *why)
+/* Not sure: the normal path answers (PV_EDECLINED, the message says why). */
+static int decline(const char *why)
 {
-	if (!q->why)
-		q->why = why;
-	return -1;
+	return pv_error_set(PV_EDECLINED, "%s", why);
 }
 
 /* Is dir/name a directory (want_dir) or a regular file? */
@@ -66,15 +65,15 @@ static int find_gitdir(struct quick *q, const char *dir)
 
 	for (size_t i = 0; i < sizeof(repo_vars) / sizeof(*repo_vars) && !ret; i++)
 		if (getenv(repo_vars[i]))
-			ret = decline(q, "a GIT_* variable that moves the repository");
+			ret = decline("a GIT_* variable that moves the repository");
 	if (!ret && (!has(gd, "objects", true) || !has(gd, "HEAD", false)))
-		ret = decline(q, "not a plain repository directory");
+		ret = decline("not a plain repository directory");
 	if (!ret && has(gd, "commondir", false))
-		ret = decline(q, "a worktree");
+		ret = decline("a worktree");
 	if (!ret && has(gd, "shallow", false))
-		ret = decline(q, "a shallow clone");
+		ret = decline("a shallow clone");
 	if (!ret && !(q->gitdir = realpath(gd, NULL)))
-		ret = decline(q, "no real path");
+		ret = decline("no real path");
 	free(dotgit);
 	return ret;
 }
@@ -122,7 +121,7 @@ static bool index_has_tag(const void *ix, const char *refname)
 
 /*
  * dag_find on the index, each slot and id checked before it is trusted:
- * 1 found (*out), 0 absent, -1 declined (damaged).
+ * 1 found (*out), 0 absent, PV_EDECLINED (damaged).
  */
 static int find(struct quick *q, const unsigned char *oid, uint32_t *out)
 {
@@ -134,12 +133,12 @@ static int find(struct quick *q, const unsigned char *oid, uint32_t *out)
 		uint32_t i;
 
 		if (!relindex_check(ix, slot, sizeof(*slot)) || *slot > ix->dag.nr)
-			return decline(q, "a damaged index block");
+			return decline("a damaged index block");
 		if (!*slot)
 			return 0;
 		i = *slot - 1;
 		if (!relindex_check(ix, &ix->dag.oids[i], sizeof(git_oid)))
-			return decline(q, "a damaged index block");
+			return decline("a damaged index block");
 		if (!memcmp(ix->dag.oids[i].id, oid, GIT_OID_RAWSZ)) {
 			*out = i;
 			return 1;
@@ -164,16 +163,16 @@ static int lookup(struct quick *q, const unsigned char *oid, bool outside_ok, ui
 	int found = find(q, oid, out), type;
 
 	if (found)
-		return found > 0 ? 0 : -1;
+		return found > 0 ? 0 : found;
 	if (!outside_ok)
-		return decline(q, "a rev the index does not hold");
+		return decline("a rev the index does not hold");
 	if (!store_of(q))
-		return -1;
+		return PV_EDECLINED;
 	type = objstore_read(q->store, oid, 64, &head);
 	sbuf_free(&head);
 	/* not a commit, or no object: the normal path words the error */
 	if (type != OBJSTORE_COMMIT)
-		return decline(q, "a rev that names no commit");
+		return decline("a rev that names no commit");
 	memcpy(q->outside, oid, GIT_OID_RAWSZ);
 	*out = QUICK_OUTSIDE;
 	return 0;
@@ -202,18 +201,18 @@ int quick_name(struct quick *q, uint32_t c, struct sbuf *out)
 	if (!relindex_check(ix, name, sizeof(*name)) || name->seg >= ix->nsegs ||
 	    !relindex_check(ix, &ix->min_desc[c], sizeof(int64_t)) ||
 	    !relindex_check(ix, &ix->dag.dates[c], sizeof(int64_t)))
-		return decline(q, "a damaged index block");
+		return decline("a damaged index block");
 	/* clock skew below c and no graph: git's date cutoff may name it otherwise */
 	if (!namewalk_uncut_is_gits(cgraph_present(&q->graph) &&
 				  cgraph_contains(&q->graph, &ix->dag.oids[c]),
 				  ix->dag.dates[c], ix->min_desc[c]))
-		return decline(q, "a commit with clock skew below it");
+		return decline("a commit with clock skew below it");
 	if (!name->seg)
 		return 0;
 	for (s = name->seg;; s = ix->segs[s].prev) {
 		if (!relindex_check(ix, &ix->segs[s], sizeof(ix->segs[s])) ||
 		    ix->segs[s].prev >= s || ix->segs[s].tip >= ix->ntags)
-			return decline(q, "a damaged index block");
+			return decline("a damaged index block");
 		if (!ix->segs[s].prev)
 			break;
 	}
@@ -233,7 +232,7 @@ int quick_first_release(struct quick *q, uint32_t c, uint32_t *tag)
 	}
 	if (!relindex_check(ix, &ix->first[c], sizeof(uint32_t)) ||
 	    (ix->first[c] >= ix->ntags && ix->first[c] != PV_NONE))
-		return decline(q, "a damaged index block");
+		return decline("a damaged index block");
 	*tag = ix->first[c];
 	if (*tag != PV_NONE)
 		short_name(q, *tag);
@@ -272,7 +271,7 @@ const struct tag_table *quick_tags(struct quick *q)
 uint32_t *quick_containing(struct quick *q, uint32_t c, size_t *n)
 {
 	if (!relindex_ivs_ok(&q->ix))
-		return decline(q, "a damaged index block"), NULL;
+		return decline("a damaged index block"), NULL;
 	classify(q);
 	if (c == QUICK_OUTSIDE) {
 		*n = 0;
@@ -302,7 +301,7 @@ const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n)
 	relindex_backports(&q->ix, &m);
 	b = backport_map_of_checked(&m, c, n, record_intact, &q->ix, &damaged);
 	if (damaged)
-		return decline(q, "a damaged index"), NULL;
+		return decline("a damaged index"), NULL;
 	/* none: an empty run, not a failure */
 	return b ? b : m.v;
 }
@@ -320,7 +319,7 @@ static struct objstore *store_of(struct quick *q)
 		q->store = objstore_open(objdir);
 		free(objdir);
 		if (!q->store)
-			decline(q, "no objects directory");
+			decline("no objects directory");
 	}
 	return q->store;
 }
@@ -334,7 +333,7 @@ char *quick_message(struct quick *q, uint32_t c)
 		return NULL;
 	if (objstore_read(q->store, quick_oid(q, c), 0, &raw) != OBJSTORE_COMMIT ||
 	    !(msg = objstore_commit_message(raw.buf, raw.len)))
-		decline(q, "a commit it cannot read alone");
+		decline("a commit it cannot read alone");
 	sbuf_free(&raw);
 	return msg;
 }
@@ -370,7 +369,7 @@ static int open_graph(struct quick *q)
 	char *objdir;
 
 	if (config_may_disable_graph(q->gitdir))
-		return decline(q, "a config that may turn the commit-graph off");
+		return decline("a config that may turn the commit-graph off");
 	objdir = xstrfmt("%s/objects", q->gitdir);
 	cgraph_open_objdir(&q->graph, objdir);
 	free(objdir);
@@ -383,23 +382,24 @@ static int open_graph(struct quick *q)
  */
 static int open_index(struct quick *q, const char *release_glob)
 {
-	char *path, why[128];
+	char *path;
 	int ret = 0;
 
 	path = relindex_path(q->gitdir);
-	if (relindex_open(&q->ix, path, q->gitdir, true, why, sizeof(why)) != RELINDEX_OK)
-		ret = decline(q, "no usable index");
+	if (relindex_open(&q->ix, path, q->gitdir, true))
+		ret = decline("no usable index");
 	free(path);
 	if (ret)
 		return ret;
-	if (reffiles_tags_known(&q->refs, q->gitdir, q->ix.tag_digest, index_has_tag, &q->ix) < 0)
-		return decline(q, q->refs.why);
+	if ((ret = reffiles_tags_known(&q->refs, q->gitdir, q->ix.tag_digest, index_has_tag,
+				       &q->ix)))
+		return ret;
 	if (reffiles_history_replaced(&q->refs))
-		return decline(q, "replace refs or grafts");
+		return decline("replace refs or grafts");
 	if (q->refs.tags_known ? !same_loose_tags(q) : !same_tags(q))
-		return decline(q, "tags changed since the index was written");
+		return decline("tags changed since the index was written");
 	if (strcmp(q->ix.glob, release_glob))
-		return decline(q, "another release glob");
+		return decline("another release glob");
 	q->table.nr = q->ix.ntags;
 	q->table.v = huge_calloc((q->ix.ntags + 1) * sizeof(struct tag));
 	q->table.borrowed = true;
@@ -412,16 +412,18 @@ struct quick *quick_open(const char *dir, const char *release_glob, const char *
 
 	q->tag_object = -1;
 	if (find_gitdir(q, dir ? dir : ".") || open_index(q, release_glob) || open_graph(q)) {
-		*why = q->why;
+		*why = quick_why();
 		quick_close(q);
 		return NULL;
 	}
 	return q;
 }
 
-const char *quick_why(const struct quick *q)
+const char *quick_why(void)
 {
-	return q->why;
+	const struct pv_error *e = pv_error_last();
+
+	return e->code == PV_EDECLINED ? e->message : NULL;
 }
 
 /*
@@ -449,11 +451,11 @@ static int abbreviated(struct quick *q, const char *hex, size_t len, bool outsid
 	unsigned char found[1][GIT_OID_RAWSZ];
 
 	if (ref_named(q, hex, true))
-		return decline(q, "a short id that is also a ref name");
+		return decline("a short id that is also a ref name");
 	if (!store_of(q))
-		return -1;
+		return PV_EDECLINED;
 	if (objstore_prefix(q->store, hex, len, found, 1) != 1)
-		return decline(q, "a short id that is ambiguous or unknown");
+		return decline("a short id that is ambiguous or unknown");
 	return lookup(q, found[0], outside_ok, c);
 }
 
@@ -464,17 +466,17 @@ static int tag_commit(struct quick *q, const char *name, uint32_t *c)
 	long t;
 
 	if (ref_named(q, name, false))
-		return decline(q, "a name git may read as another ref");
+		return decline("a name git may read as another ref");
 	/* the index's tags are the repository's (open_index) */
 	refname = xstrfmt("refs/tags/%s", name);
 	t = relindex_find_tag(&q->ix, refname);
 	free(refname);
 	if (t < 0)
-		return decline(q, "a rev that is neither an id nor a tag");
+		return decline("a rev that is neither an id nor a tag");
 	*c = q->ix.tags[t].commit;
 	if (*c != PV_NONE && memcmp(q->ix.tags[t].target, q->ix.dag.oids[*c].id, GIT_OID_RAWSZ))
 		q->tag_object = t;
-	return *c == PV_NONE ? decline(q, "a tag of no commit") : 0;
+	return *c == PV_NONE ? decline("a tag of no commit") : 0;
 }
 
 static bool lower_hex(const char *s, size_t len)
@@ -493,13 +495,13 @@ static int parent(struct quick *q, unsigned long k, uint32_t *c)
 
 	if (!relindex_check(&q->ix, &d->par_nr[*c], sizeof(*d->par_nr)) ||
 	    !relindex_check(&q->ix, &d->par_off[*c], sizeof(*d->par_off)))
-		return decline(q, "a damaged index block");
+		return decline("a damaged index block");
 	if (k > d->par_nr[*c])
-		return decline(q, "a rev without that parent");
+		return decline("a rev without that parent");
 	off = d->par_off[*c] + (uint32_t)k - 1;
 	if (off >= d->nparents || !relindex_check(&q->ix, &d->parents[off], sizeof(*d->parents)) ||
 	    d->parents[off] >= d->nr)
-		return decline(q, "a damaged index block");
+		return decline("a damaged index block");
 	*c = d->parents[off];
 	return 0;
 }
@@ -547,7 +549,7 @@ int quick_tag_object_name(struct quick *q, struct sbuf *out)
 	/* git names the tag object by the first tag holding it: the same one, unless shared */
 	for (uint32_t i = 0; i < ix->ntags; i++)
 		if ((long)i != t && !memcmp(ix->tags[i].target, ix->tags[t].target, GIT_OID_RAWSZ))
-			return decline(q, "a tag object two tags hold");
+			return decline("a tag object two tags hold");
 	sbuf_adds(out, short_name(q, (uint32_t)t));
 	return 1;
 }

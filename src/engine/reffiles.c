@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/error.h"
 #include "patchver/base/util.h"
-#include "patchver/engine/reffiles.h"
 #include "patchver/engine/oid.h"
+#include "patchver/engine/reffiles.h"
 
-static int decline(struct reffiles *r, const char *why)
+/* Something these readers do not handle: libgit2's refs code must read them. */
+static int decline(const char *why)
 {
-	if (!r->why)
-		r->why = why;
-	return -1;
+	return pv_error_set(PV_EDECLINED, "%s", why);
 }
 
 /* Add a name already kept (in r->text or r->strings). */
@@ -184,7 +184,7 @@ static int parse_packed(struct reffiles *r, char *text, size_t size)
 			continue;
 		if (len < 42 || line[40] != ' ' || oid_from_hex(line, 40, oid) < 0 ||
 		    !plain_name(name, len - 41))
-			return decline(r, "an unusual packed-refs line");
+			return decline("an unusual packed-refs line");
 		if (r->packed.nr && strcmp(r->packed.v[r->packed.nr - 1].name, name) >= 0)
 			sorted = false;
 		add_kept(&r->packed, name, oid);
@@ -302,7 +302,7 @@ static int read_loose(struct reffiles *r, const char *path, unsigned char *oid)
 	if (f)
 		fclose(f);
 	if (n < 40 || (n > 40 && buf[40] != '\n') || oid_from_hex(buf, 40, oid) < 0)
-		return decline(r, "a symbolic or unusual loose ref");
+		return decline("a symbolic or unusual loose ref");
 	return 0;
 }
 
@@ -326,7 +326,7 @@ static int read_loose_tags(struct reffiles *r, const char *dir, struct reffiles_
 		sub = xstrfmt("%s/%s", dir, e->d_name);
 		path = xstrfmt("%s/%s", r->gitdir, sub);
 		if (!plain_name(sub, strlen(sub)))
-			ret = decline(r, "a hidden, locked or oddly named file among the tags");
+			ret = decline("a hidden, locked or oddly named file among the tags");
 		else if (path_is_dir(path))
 			ret = read_loose_tags(r, sub, loose);
 		else if ((ret = read_loose(r, path, oid)) == 0) {
@@ -372,7 +372,7 @@ int reffiles_tags_known(struct reffiles *r, const char *gitdir, uint64_t digest,
 	r->has_tag = has_tag;
 	r->has_tag_ctx = ctx;
 	if (getenv("GIT_NAMESPACE"))
-		return decline(r, "GIT_NAMESPACE");
+		return decline("GIT_NAMESPACE");
 	if (!(ret = read_packed(r, has_tag ? digest : 0)) &&
 	    !(ret = read_loose_tags(r, "refs/tags", &loose))) {
 		if (r->tags_known) {

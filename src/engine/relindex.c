@@ -13,9 +13,9 @@
 
 #include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
+#include "patchver/base/util.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/relindex.h"
-#include "patchver/base/util.h"
 
 #define MAGIC "PVRELIX\n"
 #define ENDIAN_MARK 0x01020304u
@@ -321,8 +321,13 @@ static bool parse(struct relindex *ix, const unsigned char *map, size_t size,
 	return true;
 }
 
-enum relindex_status relindex_open(struct relindex *ix, const char *path,
-				   const char *ident, bool lazy, char *why, size_t whylen)
+/* An index that cannot serve: PV_ECORRUPT, "release index PATH: WHY". */
+static int bad(const char *path, const char *why)
+{
+	return pv_error_set(PV_ECORRUPT, "release index %s: %s", path, why);
+}
+
+int relindex_open(struct relindex *ix, const char *path, const char *ident, bool lazy)
 {
 	const char *reason = NULL;
 	struct stat st;
@@ -331,16 +336,14 @@ enum relindex_status relindex_open(struct relindex *ix, const char *path,
 
 	memset(ix, 0, sizeof(*ix));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return RELINDEX_MISSING;
-		snprintf(why, whylen, "unreadable: %s", strerror(errno));
-		return RELINDEX_BAD;
-	}
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return pv_error_set(PV_ENOTFOUND, "no release index at %s", path);
+	if (fd < 0)
+		return pv_error_set(PV_ECORRUPT, "release index %s: unreadable: %s", path,
+				    strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct header)) {
 		close(fd);
-		snprintf(why, whylen, "truncated");
-		return RELINDEX_BAD;
+		return bad(path, "truncated");
 	}
 	/*
 	 * A full open checks every block, so every page is read: mapped in one
@@ -350,18 +353,16 @@ enum relindex_status relindex_open(struct relindex *ix, const char *path,
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | (lazy ? 0 : MAP_POPULATE),
 		   fd, 0);
 	close(fd);
-	if (map == MAP_FAILED) {
-		snprintf(why, whylen, "cannot map: %s", strerror(errno));
-		return RELINDEX_BAD;
-	}
+	if (map == MAP_FAILED)
+		return pv_error_set(PV_ECORRUPT, "release index %s: cannot map: %s", path,
+				    strerror(errno));
 	ix->map = map;
 	ix->size = (size_t)st.st_size;
 	if (!parse(ix, map, (size_t)st.st_size, ident, lazy, &reason)) {
 		relindex_close(ix);
-		snprintf(why, whylen, "%s", reason);
-		return RELINDEX_BAD;
+		return bad(path, reason);
 	}
-	return RELINDEX_OK;
+	return 0;
 }
 
 void relindex_close(struct relindex *ix)
@@ -543,7 +544,9 @@ out:
 		close(lfd);   /* drops the lock */
 	free(lock);
 	free(tmp);
-	errno = saved;
+	if (ret)
+		ret = pv_error_set(PV_EWRITE, "cannot save the release index %s: %s", path,
+				   strerror(saved));
 	return ret;
 }
 

@@ -9,7 +9,9 @@
 
 #include <git2.h>
 
+#include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 #include "patchver/engine/reffiles.h"
 #include "patchver/engine/replace.h"
 
@@ -184,7 +186,7 @@ int replace_map_load(struct replace_map *m, git_repository *repo)
 	if (reffiles_replace_refs_exist(git_repository_commondir(repo)) &&
 	    replace_refs_enabled(repo) &&
 	    read_replace_refs(m, repo) < 0)
-		return -1;
+		return pv_error_set(PV_ECORRUPT, "%s", git_errmsg());
 	return 0;
 }
 

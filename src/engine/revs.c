@@ -9,9 +9,9 @@
 #include <git2.h>
 
 #include "patchver/base/error.h"
-#include "patchver/engine/revs.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/revs.h"
 #include "patchver/engine/revsyntax.h"
 
 struct prefix_scan {
@@ -113,7 +113,7 @@ static int describe_failure(int err, const char *spec)
 	return pv_error_set(PV_ENOTFOUND, "cannot resolve '%s': %s", spec, git_errmsg());
 }
 
-/* One "~N" or "^N" step from commit *c: 0, or -1 when there is no such parent. */
+/* One "~N" or "^N" step from commit *c: 0, or PV_EDECLINED when there is no such parent. */
 static int step(struct dag *dag, const char **p, uint32_t *c)
 {
 	unsigned long n;
@@ -125,10 +125,10 @@ static int step(struct dag *dag, const char **p, uint32_t *c)
 		return 0;
 	do {
 		if (dag_parse(dag, *c) < 0)
-			return -1;
+			return PV_EDECLINED;
 		par = dag_parents(dag, *c, &np);
 		if (kind == '^' ? n > np : !np)
-			return -1;
+			return PV_EDECLINED;
 		*c = par[kind == '^' ? n - 1 : 0];
 	} while (kind == '~' && --n);
 	return 0;
@@ -138,7 +138,7 @@ static int step(struct dag *dag, const char **p, uint32_t *c)
  * spec as a base and "~N"/"^N" steps, the steps walked on the DAG:
  * libgit2 would read and hash-check every commit on the way (2 ms for
  * "~20").  Anything unusual (another syntax, a missing parent, an
- * ambiguous base) returns -1, and libgit2 resolves the whole spec.
+ * ambiguous base) returns PV_EDECLINED, and libgit2 resolves the whole spec.
  */
 static int resolve_steps(struct rev *out, git_repository *repo, struct dag *dag,
 			 const char *spec)
@@ -148,7 +148,7 @@ static int resolve_steps(struct rev *out, git_repository *repo, struct dag *dag,
 	git_object *obj = NULL, *peeled = NULL;
 	const char *p = spec + at;
 	uint32_t c = PV_NONE;
-	int ret = -1;
+	int ret = PV_EDECLINED;
 
 	if (!base || git_revparse_single(&obj, repo, base) < 0 ||
 	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0)
@@ -221,8 +221,7 @@ int rev_resolve(struct rev *out, git_repository *repo, struct dag *dag,
 	git_oid_cpy(&out->oid, git_object_id(peeled));
 	out->commit = dag_intern(dag, &out->oid);
 	if ((dag->lazy ? dag_parse(dag, out->commit) : dag_load(dag, out->commit)) < 0)
-		ret = pv_error_set(PV_ECORRUPT, "history of '%s' is broken: %s", spec,
-			    git_errmsg());
+		ret = pv_error_wrap(PV_ECORRUPT, "history of '%s' is broken: ", spec);
 out:
 	git_object_free(peeled);
 	git_object_free(obj);

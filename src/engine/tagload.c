@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 
 #include "patchver/base/error.h"
+#include "patchver/base/util.h"
 #include "patchver/engine/cgraph.h"
+#include "patchver/engine/gitstart.h"
 #include "patchver/engine/objstore.h"
 #include "patchver/engine/reffiles.h"
 #include "patchver/engine/tagload.h"
-#include "patchver/base/util.h"
-#include "patchver/engine/gitstart.h"
 
 /*
  * The tagger date as git's parse_tag_buffer() reads it: the number after
@@ -247,8 +247,8 @@ int tagload_peel(struct tag_table *t, struct dag *dag)
 		if ((dag->lazy ? dag_parse(dag, tag->commit) : dag_load(dag, tag->commit)) < 0) {
 			char hex[GIT_OID_HEXSZ + 1];
 			git_oid_tostr(hex, sizeof(hex), &dag->oids[tag->commit]);
-			ret = pv_error_set(PV_ECORRUPT, "history of tag %s is broken below %s: %s",
-					   tag->shortname, hex, git_errmsg());
+			ret = pv_error_wrap(PV_ECORRUPT, "history of tag %s is broken below %s: ",
+					    tag->shortname, hex);
 		} else if (tag->taggerdate == INT64_MAX) {
 			tag->taggerdate = dag->dates[tag->commit];
 		}

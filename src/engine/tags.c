@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/engine/tags.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/tags.h"
 
 static int cmp_release(const void *a, const void *b, void *table)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/util.h"
 #include "patchver/engine/objstore.h"
 #include "patchver/engine/treepath.h"
-#include "patchver/base/util.h"
 
 void treepath_init(struct treepath_cache *c, struct dag *dag, const char *path)
 {

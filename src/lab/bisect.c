@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/lab/bisect.h"
 #include "patchver/base/util.h"
+#include "patchver/lab/bisect.h"
 
 /*
  * The item to test among lo .. hi - 1: the midpoint, else the nearest
@@ -33,7 +33,7 @@ int bisect_search(size_t n, bisect_oracle oracle, void *ctx, struct bisect_resul
 
 	memset(r, 0, sizeof(*r));
 	while (hi > lo) {
-		enum bisect_verdict v;
+		enum bisect_answer v;
 		size_t at = pick(lo, hi, skipped);
 
 		if (at == SIZE_MAX) {
@@ -117,7 +117,7 @@ struct line_search {
 	void *ctx;
 };
 
-static int line_oracle(void *ctx, size_t i, enum bisect_verdict *out)
+static int line_oracle(void *ctx, size_t i, enum bisect_answer *out)
 {
 	struct line_search *l = ctx;
 	return l->oracle(l->ctx, l->items[i], out);
@@ -142,7 +142,7 @@ static int blamed_side(struct dag *dag, uint32_t merge, bisect_commit_oracle ora
 		return 0;
 	}
 	for (uint32_t k = 1; k < np; k++) {
-		enum bisect_verdict v;
+		enum bisect_answer v;
 		int ret;
 
 		(*steps)++;

@@ -14,7 +14,7 @@
 #include "patchver/stable/triage.h"
 #include "patchver/lab/bisect_run.h"
 
-const char *bisect_verdict_name(enum bisect_verdict v, bool fix_phase)
+const char *bisect_answer_name(enum bisect_answer v, bool fix_phase)
 {
 	if (v == BISECT_FLAKY)
 		return "flaky";
@@ -30,9 +30,9 @@ int bisect_run_confirm_boots(const struct bisect_run *b)
 	return b->o->repeat > 3 ? b->o->repeat : 3;
 }
 
-const char *bisect_verdict_name_of(const struct bisect_run *b, enum bisect_verdict v)
+const char *bisect_answer_name_of(const struct bisect_run *b, enum bisect_answer v)
 {
-	return bisect_verdict_name(v, b->fix_mode);
+	return bisect_answer_name(v, b->fix_mode);
 }
 
 char *bisect_run_hex12(const struct bisect_run *b, uint32_t c)
@@ -137,7 +137,8 @@ static int run(struct bisect_run *b)
 	if ((ret = bisect_find(b, &b->res.reg, good, good_tag, bad, bad_tag)) || !b->o->fix)
 		return ret;
 	b->fix_mode = true;
-	return bisect_find(b, &b->res.fix, b->res.reg.first_new, b->res.reg.first_new_tag, fixed, fixed_tag);
+	return bisect_find(b, &b->res.fix, b->res.reg.first_new, b->res.reg.first_new_tag, fixed,
+			   fixed_tag);
 }
 
 int bisect_boot_boundary(struct history *h, struct lab *l, const struct bisect_boundary *q,

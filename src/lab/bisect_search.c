@@ -31,13 +31,13 @@ static uint32_t item_commit(const struct search *s, size_t i)
 	return s->tags ? s->b->h->tags.v[s->items[i]].commit : s->items[i];
 }
 
-static int oracle(void *ctx, size_t i, enum bisect_verdict *out)
+static int oracle(void *ctx, size_t i, enum bisect_answer *out)
 {
 	struct search *s = ctx;
 	struct bisect_run *b = s->b;
 	uint32_t c = item_commit(s, i);
 	char *label;
-	enum bisect_verdict v;
+	enum bisect_answer v;
 	int ret;
 
 	if (s->tags) {
@@ -64,7 +64,8 @@ static void set_candidates(struct bisect_finding *f, const struct search *s, siz
 }
 
 /* Stage 1: releases after old up to new (both tags). */
-static int search_releases(struct bisect_run *b, struct bisect_finding *f, uint32_t old, uint32_t new)
+static int search_releases(struct bisect_run *b, struct bisect_finding *f, uint32_t old,
+			   uint32_t new)
 {
 	struct search s = { b, "release", NULL, true };
 	struct bisect_result r;
@@ -95,7 +96,7 @@ static int search_releases(struct bisect_run *b, struct bisect_finding *f, uint3
 	return ret;
 }
 
-static int commit_oracle(void *ctx, uint32_t c, enum bisect_verdict *out)
+static int commit_oracle(void *ctx, uint32_t c, enum bisect_answer *out)
 {
 	struct search s = { ctx, "commit", &c, false };
 	return oracle(&s, 0, out);
@@ -160,7 +161,7 @@ static struct kpatch *revert_of(struct bisect_run *b, uint32_t c)
 static int confirm(struct bisect_run *b, struct bisect_finding *f)
 {
 	int n = bisect_run_confirm_boots(b), ret;
-	enum bisect_verdict v;
+	enum bisect_answer v;
 	uint32_t at = f->commit != PV_NONE ? f->commit : f->first_new;
 	struct kpatch *rev = f->commit != PV_NONE ? revert_of(b, f->commit) : NULL;
 	char *hex = bisect_run_hex12(b, at), nbuf[13], obuf[13];
@@ -168,8 +169,9 @@ static int confirm(struct bisect_run *b, struct bisect_finding *f)
 	const char *old_name = bisect_state_name(b->h, f->last_old_tag, f->last_old, obuf);
 
 	f->confirm_n = n;
-	ret = bisect_test_state(b, "confirm", xstrfmt("%s (%dx)", f->commit != PV_NONE ? hex : new_name, n),
-			 &b->h->dag.oids[at], NULL, 0, n, &v);
+	ret = bisect_test_state(b, "confirm",
+				xstrfmt("%s (%dx)", f->commit != PV_NONE ? hex : new_name, n),
+				&b->h->dag.oids[at], NULL, 0, n, &v);
 	if (ret)
 		goto out;
 	f->flaky = v == BISECT_FLAKY;
@@ -209,7 +211,7 @@ out:
 static int check_ends(struct bisect_run *b, struct bisect_finding *f)
 {
 	char buf[13];
-	enum bisect_verdict v;
+	enum bisect_answer v;
 	int ret;
 
 	if (!b->fix_mode) {
@@ -220,7 +222,7 @@ static int check_ends(struct bisect_run *b, struct bisect_finding *f)
 		if (v != BISECT_OLD)
 			return pv_error_set_about(PV_EUNCONFIRMED, LAB_INPUT_GOOD,
 						  "%s: the test does not pass there (%s)",
-				     b->o->good, bisect_verdict_name_of(b, v));
+				     b->o->good, bisect_answer_name_of(b, v));
 	}
 	if ((ret = bisect_test_state(b, "end",
 			      xstrdup(bisect_state_name(b->h, f->first_new_tag, f->first_new, buf)),
@@ -229,7 +231,7 @@ static int check_ends(struct bisect_run *b, struct bisect_finding *f)
 	if (v != BISECT_NEW)
 		return pv_error_set_about(PV_EUNCONFIRMED, b->fix_mode ? LAB_INPUT_FIX : LAB_INPUT_BAD,
 					  "%s: the test %s there (%s)", b->fix_mode ? b->o->fix : b->o->bad,
-			     b->fix_mode ? "does not pass" : "does not fail", bisect_verdict_name_of(b, v));
+			     b->fix_mode ? "does not pass" : "does not fail", bisect_answer_name_of(b, v));
 	return 0;
 }
 
@@ -264,9 +266,9 @@ int bisect_find(struct bisect_run *b, struct bisect_finding *f, uint32_t old, ui
  * boot did.  False (and said in f) when it is flaky or answers otherwise.
  */
 static int recheck_end(struct bisect_run *b, struct bisect_finding *f, uint32_t tag,
-		       enum bisect_verdict want, bool *ok)
+		       enum bisect_answer want, bool *ok)
 {
-	enum bisect_verdict v;
+	enum bisect_answer v;
 	int ret = bisect_test_state(b, "end", xstrdup(b->h->tags.v[tag].shortname),
 				    &b->h->dag.oids[b->h->tags.v[tag].commit], NULL, 0,
 				    bisect_run_confirm_boots(b), &v);
@@ -277,10 +279,11 @@ static int recheck_end(struct bisect_run *b, struct bisect_finding *f, uint32_t 
 		return ret;
 	/* both ways across its boots, the caller's first one included */
 	f->flaky = true;
-	f->confirm_why = v == BISECT_FLAKY ? xstrfmt("%s is flaky: %d of %d boots show the bug; not bisected on",
-					 b->h->tags.v[tag].shortname, s->bad_boots, s->boots) :
+	f->confirm_why = v == BISECT_FLAKY ?
+			 xstrfmt("%s is flaky: %d of %d boots show the bug; not bisected on",
+				 b->h->tags.v[tag].shortname, s->bad_boots, s->boots) :
 			 xstrfmt("%s booted again: %s, not as before; not bisected on",
-				 b->h->tags.v[tag].shortname, bisect_verdict_name_of(b, v));
+				 b->h->tags.v[tag].shortname, bisect_answer_name_of(b, v));
 	return 0;
 }
 

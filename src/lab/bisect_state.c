@@ -65,7 +65,7 @@ static int test_result(const struct bisect_run *b, const struct candidate *c, ch
 	return failed ? 1 : 0;
 }
 
-/* The verdict the journal keeps for key, or -2: none. */
+/* The answer the journal keeps for key, or -2: none. */
 static int recall(const struct bisect_run *b, const char *key)
 {
 	const struct bisect_journal *j = b->o->journal;
@@ -143,13 +143,13 @@ static int boot_once(struct bisect_run *b, struct bisect_step *s, const git_oid 
 
 int bisect_test_state(struct bisect_run *b, const char *kind, char *label, const git_oid *commit,
 		      struct kpatch **patches, size_t np, int repeat,
-		      enum bisect_verdict *verdict)
+		      enum bisect_answer *answer)
 {
 	struct bisect_step *s = new_step(b, kind, label, commit, patches, np, repeat);
 	int ret = 0, fails = 0, passes = 0, logged, result = -1;
 
 	if ((logged = recall(b, s->key)) > -2) {
-		s->verdict = *verdict = (enum bisect_verdict)logged;
+		s->answer = *answer = (enum bisect_answer)logged;
 		s->from_log = true;
 		s->why = xstrdup("verdict of the resumed log");
 		step_done(b, s);
@@ -165,16 +165,16 @@ int bisect_test_state(struct bisect_run *b, const char *kind, char *label, const
 		return ret;
 	s->bad_boots = fails;
 	if (fails && passes)
-		s->verdict = BISECT_FLAKY;
+		s->answer = BISECT_FLAKY;
 	else if (!fails && !passes)
-		s->verdict = BISECT_SKIP;
+		s->answer = BISECT_SKIP;
 	else
-		s->verdict = (fails > 0) != b->fix_mode ? BISECT_NEW : BISECT_OLD;
-	if (s->verdict == BISECT_FLAKY) {
+		s->answer = (fails > 0) != b->fix_mode ? BISECT_NEW : BISECT_OLD;
+	if (s->answer == BISECT_FLAKY) {
 		free(s->why);
 		s->why = xstrfmt("flaky: %d of %d boots fail", fails, fails + passes);
 	}
-	*verdict = s->verdict;
+	*answer = s->answer;
 	step_done(b, s);
 	keep(b, s);
 	return 0;

@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "patchver/lab/boot.h"
 #include "patchver/base/error.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
+#include "patchver/lab/boot.h"
 
 #define QEMU "qemu-system-x86_64"
 

@@ -37,7 +37,8 @@ char *buildlog_why(const struct candidate *c)
 {
 	static const char *const marks[] = { ": error:", ": fatal error:", "undefined reference",
 					     "Error: ", "Segmentation fault", "*** " };
-	FILE *f = fopen(c->run.build_log, "r");
+	const struct candidate_run *r = &c->run;
+	FILE *f = fopen(r->build_log, "r");
 	char line[512], *first = NULL, *why;
 
 	while (f && !first && fgets(line, sizeof(line), f))
@@ -46,9 +47,9 @@ char *buildlog_why(const struct candidate *c)
 				first = xstrndup(line, strcspn(line, "\n"));
 	if (f)
 		fclose(f);
-	why = xstrfmt("%s%s%s (see %s)", !*c->run.compat_era && c->run.state && !strncmp(c->run.state, "2.", 2) ?
+	why = xstrfmt("%s%s%s (see %s)", !*r->compat_era && r->state && !strncmp(r->state, "2.", 2) ?
 		      "cannot build with this toolchain" : "build failed", first ? ": " : "",
-		      first ? first : "", c->run.build_log);
+		      first ? first : "", r->build_log);
 	free(first);
 	return why;
 }

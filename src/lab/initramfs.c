@@ -7,8 +7,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "patchver/lab/initramfs.h"
 #include "patchver/base/util.h"
+#include "patchver/lab/initramfs.h"
 
 static int pad4(gzFile gz, size_t len)
 {

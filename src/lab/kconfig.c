@@ -9,8 +9,8 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
-#include "patchver/lab/input.h"
 #include "patchver/lab/digest.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/kconfig.h"
 
 /* The line that separates the base from the requests in a merged fragment. */

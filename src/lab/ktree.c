@@ -12,17 +12,17 @@
 #include <unistd.h>
 #include <git2/sys/odb_backend.h>
 
-#include "patchver/base/notice.h"
-#include "patchver/stable/apply.h"
 #include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
-#include "patchver/engine/history.h"
-#include "patchver/lab/input.h"
-#include "patchver/lab/ktree.h"
+#include "patchver/base/notice.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
-#include "patchver/lab/worktree.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/history.h"
+#include "patchver/stable/apply.h"
+#include "patchver/lab/input.h"
+#include "patchver/lab/ktree.h"
+#include "patchver/lab/worktree.h"
 
 char *ktree_cache_dir(void)
 {

@@ -151,8 +151,9 @@ void lab_close(struct lab *l)
 /* The candidate's sub-era's base fragment with the --config requests after it (caller frees). */
 static char *fragment_for(const struct lab *l, const struct candidate *c)
 {
-	char *base = *c->run.compat_era ? xstrfmt("%s/compat/%s/kernel.config", l->guest, c->run.compat_era)
-				    : xstrfmt("%s/kernel.config", l->guest);
+	const char *era = c->run.compat_era;
+	char *base = *era ? xstrfmt("%s/compat/%s/kernel.config", l->guest, era)
+			  : xstrfmt("%s/kernel.config", l->guest);
 	char *dir = xstrfmt("%s/guest", l->cache), *merged;
 	struct stat st;
 

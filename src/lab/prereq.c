@@ -9,10 +9,10 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/stable/definer.h"
 #include "patchver/lab/builderr.h"
 #include "patchver/lab/buildlog.h"
 #include "patchver/lab/prereq.h"
-#include "patchver/stable/definer.h"
 
 static const enum definer_kind definer_of[] = {
 	[BUILDERR_IMPLICIT_FUNCTION] = DEFINER_FUNCTION,

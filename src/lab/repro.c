@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "patchver/base/notice.h"
 #include "patchver/base/error.h"
+#include "patchver/base/notice.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
-#include "patchver/lab/input.h"
 #include "patchver/lab/digest.h"
+#include "patchver/lab/input.h"
 #include "patchver/lab/repro.h"
 
 #define CFLAGS "-static -O2 -D_GNU_SOURCE -pthread"

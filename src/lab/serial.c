@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/util.h"
 #include "patchver/lab/crash.h"
 #include "patchver/lab/serial.h"
-#include "patchver/base/util.h"
 
 /* Copy the word after key= in line into out (at most n-1 bytes). */
 static bool field(const char *line, const char *key, char *out, size_t n)

@@ -13,8 +13,8 @@
 #include "patchver/base/error.h"
 #include "patchver/base/proc.h"
 #include "patchver/base/util.h"
-#include "patchver/lab/worktree.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/lab/worktree.h"
 
 struct wt_entry {
 	unsigned mode;

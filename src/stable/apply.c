@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/stable/apply.h"
 #include "patchver/base/util.h"
+#include "patchver/stable/apply.h"
 
 struct lines {
 	char **v;                   /* each with its '\n' (the last may lack it) */

@@ -6,20 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/stable/apply.h"
-#include "patchver/stable/audit.h"
-#include "patchver/engine/contain.h"
 #include "patchver/base/error.h"
 #include "patchver/base/notice.h"
-#include "patchver/stable/match.h"
-#include "patchver/stable/triage.h"
+#include "patchver/base/util.h"
 #include "patchver/engine/backscan.h"
-#include "patchver/stable/backports.h"
-#include "patchver/stable/fixclass.h"
-#include "patchver/stable/preimage.h"
+#include "patchver/engine/contain.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/upstream.h"
-#include "patchver/base/util.h"
+#include "patchver/stable/apply.h"
+#include "patchver/stable/audit.h"
+#include "patchver/stable/backports.h"
+#include "patchver/stable/fixclass.h"
+#include "patchver/stable/match.h"
+#include "patchver/stable/preimage.h"
+#include "patchver/stable/triage.h"
 
 #define ON_BRANCH BACKMAP_ON_BRANCH  /* in the series' branch, in no tag yet */
 
@@ -448,7 +448,7 @@ static bool released(void *ctx, uint32_t commit)
 	return false;
 }
 
-static enum audit_mark mark_of(const struct fix_verdict *v)
+static enum audit_mark mark_of(const struct fix_kind *v)
 {
 	switch (v->word) {
 	case FIXWORD_CC_STABLE:
@@ -641,7 +641,7 @@ static void free_rows(struct audit_row *rows, size_t nrows, size_t nseries)
 		free(r->cells);
 		free(r->subject);
 		free(r->diff);
-		fix_verdict_free(&r->fix);
+		fix_kind_free(&r->fix);
 	}
 	free(rows);
 }

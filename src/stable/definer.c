@@ -356,9 +356,9 @@ int definer_commit(struct dag *dag, const git_oid *old, const git_oid *new, cons
 	bool *hidden;
 
 	if (dag_load(dag, o) < 0 || dag_load(dag, n) < 0) {
-		int ret = pv_error_set(PV_ECORRUPT, "cannot read the commits of %.12s..%.12s: %s",
-				       git_oid_tostr_s(old), git_oid_tostr_s(new),
-				       git_error_last() ? git_error_last()->message : "?");
+		char from[GIT_OID_HEXSZ + 1];
+		int ret = pv_error_wrap(PV_ECORRUPT, "cannot read the commits of %.12s..%.12s: ",
+					git_oid_tostr(from, sizeof(from), old), git_oid_tostr_s(new));
 		git_error_clear();
 		return ret;
 	}

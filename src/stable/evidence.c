@@ -8,11 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "patchver/base/util.h"
 #include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
-#include "patchver/stable/evidence.h"
 #include "patchver/engine/upstream.h"
-#include "patchver/base/util.h"
+#include "patchver/stable/evidence.h"
 
 /* What a developer writes just before the culprit's sha or quoted subject. */
 static const char *const before_phrases[] = {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/util.h"
 #include "patchver/engine/lineblame.h"
 #include "patchver/stable/fixblame.h"
-#include "patchver/base/util.h"
 
 struct want {
 	size_t line;

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "patchver/stable/fixclass.h"
 #include "patchver/base/util.h"
+#include "patchver/stable/fixclass.h"
 
 /* Subject words of a fix ('*': any ending). */
 static const char *const fix_words[] = {
@@ -460,7 +460,7 @@ static bool shape_final(enum fix_shape shape)
 	       shape != FIXSHAPE_CLEANUP && shape != FIXSHAPE_FEATURE;
 }
 
-static char *reason_shape(const struct fix_verdict *v, const struct diff_shape *d,
+static char *reason_shape(const struct fix_kind *v, const struct diff_shape *d,
 			  const char *cleanup, const char *feature)
 {
 	switch (v->shape) {
@@ -501,7 +501,7 @@ static char *reason_shape(const struct fix_verdict *v, const struct diff_shape *
 }
 
 /* The shape's reason; with signs, what they scored against it. */
-static char *reason_not_fix(const struct fix_verdict *v, const struct diff_shape *d,
+static char *reason_not_fix(const struct fix_kind *v, const struct diff_shape *d,
 			    const char *why, const char *cleanup, const char *feature)
 {
 	char *shape = reason_shape(v, d, cleanup, feature), *signs, *reason;
@@ -556,7 +556,7 @@ static const char *ref_of(const struct evidence_list *ev, uint32_t commit)
  * released code is a word only beside a sign of a fix in code ("a rewrite
  * of what commit X added" is no fix of X).
  */
-static bool word_stands(const struct fix_verdict *v)
+static bool word_stands(const struct fix_kind *v)
 {
 	switch (v->word) {
 	case FIXWORD_CC_STABLE:
@@ -611,7 +611,7 @@ static const struct {
 	[FIXFEAT_BUILD_FILES] = { "build-files-only", -25 },
 };
 
-static unsigned features_of(const struct fix_verdict *v, const struct diff_shape *d,
+static unsigned features_of(const struct fix_kind *v, const struct diff_shape *d,
 			    const char *words, bool cleanup, bool feature)
 {
 	static const char *const fix_stem[] = { "fix*", NULL };
@@ -653,7 +653,7 @@ static int score_of(unsigned features)
 	return score;
 }
 
-void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned nparents, bool late,
+void fixclass_judge(struct fix_kind *out, const struct patch *p, unsigned nparents, bool late,
 		    const struct evidence_list *ev, fix_released_fn *released, void *ctx)
 {
 	const char *subject = p->subject ? p->subject : "";
@@ -727,7 +727,7 @@ bool fixclass_released_before(const struct tag_table *t, uint32_t first, uint32_
 	return false;
 }
 
-void fix_verdict_free(struct fix_verdict *v)
+void fix_kind_free(struct fix_kind *v)
 {
 	free(v->reason);
 	memset(v, 0, sizeof(*v));

@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "patchver/base/error.h"
-#include "patchver/stable/backports.h"
-#include "patchver/stable/match.h"
+#include "patchver/base/util.h"
 #include "patchver/engine/revs.h"
+#include "patchver/engine/revsyntax.h"
 #include "patchver/engine/treepath.h"
 #include "patchver/engine/upstream.h"
-#include "patchver/base/util.h"
-#include "patchver/engine/revsyntax.h"
+#include "patchver/stable/backports.h"
+#include "patchver/stable/match.h"
 
 const char *match_kind_name(enum match_kind k)
 {

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/stable/origin.h"
 #include "patchver/base/util.h"
+#include "patchver/stable/origin.h"
 
 /* The input, and the groups as they grow. */
 struct grouping {

@@ -9,10 +9,10 @@
 #include <strings.h>
 
 #include "patchver/base/error.h"
+#include "patchver/base/util.h"
 #include "patchver/engine/treepath.h"
 #include "patchver/stable/patch.h"
 #include "patchver/stable/patchid.h"
-#include "patchver/base/util.h"
 
 /* Lines of a text, NUL-terminated in place (the text is a private copy). */
 struct lines {

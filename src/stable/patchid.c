@@ -6,8 +6,8 @@
 #include <string.h>
 #include <openssl/evp.h>
 
-#include "patchver/stable/patchid.h"
 #include "patchver/base/util.h"
+#include "patchver/stable/patchid.h"
 
 struct pid {
 	EVP_MD_CTX *ctx;

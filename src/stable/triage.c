@@ -5,15 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/stable/apply.h"
 #include "patchver/base/error.h"
-#include "patchver/stable/match.h"
-#include "patchver/engine/revs.h"
-#include "patchver/engine/treepath.h"
-#include "patchver/stable/preimage.h"
-#include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/gitstart.h"
+#include "patchver/engine/revs.h"
+#include "patchver/engine/treepath.h"
+#include "patchver/stable/apply.h"
+#include "patchver/stable/match.h"
+#include "patchver/stable/preimage.h"
+#include "patchver/stable/triage.h"
+#include "patchver/stable/verdict.h"
 
 static bool is_merge(const struct dag *dag, uint32_t c)
 {
@@ -32,7 +33,7 @@ static int add_blame(struct triage *t, struct history *h)
 	if (!np || !*t->fixp.diff)
 		return 0;
 	if (fixblame_run(h->repo, dag, par[0], t->fixp.diff, r) < 0)
-		return pv_error_set(PV_ECORRUPT, "cannot blame the fix's lines: %s", git_errmsg());
+		return pv_error_wrap(PV_ECORRUPT, "cannot blame the fix's lines: ");
 	fixblame_rank(r);
 	t->blame_lines = r->lines;
 	for (size_t i = 0; i < r->nr; i++) {
@@ -513,7 +514,7 @@ static void classify(struct triage *t, struct history *h, struct contain *c)
 	uint32_t np;
 
 	dag_parents(&h->dag, t->fix, &np);
-	fixclass_judge(&t->fixv, &t->fixp, np, fixclass_late(&h->tags, t->fix_first), &t->ev,
+	fixclass_judge(&t->fix_kind, &t->fixp, np, fixclass_late(&h->tags, t->fix_first), &t->ev,
 		       released, &rc);
 }
 
@@ -611,7 +612,7 @@ void triage_free(struct triage *t)
 {
 	patch_free(&t->fixp);
 	evidence_list_free(&t->ev);
-	fix_verdict_free(&t->fixv);
+	fix_kind_free(&t->fix_kind);
 	fixblame_free(&t->blame);
 	free(t->backports);
 	free(t->intro_extra);

@@ -1,12 +1,13 @@
 /*
- * The one-line verdict of a triage, with its reasons, and what it means
- * for the fix's Cc: stable tag.
+ * The one-line verdict of a triage (verdict.h), with its reasons, and
+ * what it means for the fix's Cc: stable tag.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "patchver/stable/triage.h"
 #include "patchver/base/util.h"
+#include "patchver/stable/triage.h"
+#include "patchver/stable/verdict.h"
 
 static const char *tag_name(const struct history *h, uint32_t t)
 {
@@ -106,7 +107,7 @@ static void stable_candidate(const struct triage *t, const struct triage_group *
 		else if (s->maintained)
 			missing[nmissing++] = s;
 	}
-	sbuf_adds(sb, t->fixv.cls == FIXCLASS_FIX ? "stable candidate: affects " :
+	sbuf_adds(sb, t->fix_kind.cls == FIXCLASS_FIX ? "stable candidate: affects " :
 		  "possible stable candidate: affects ");
 	series_list(sb, h, aff, naff, true);
 	/* the backport that brought the bug where the series' base did not have it */
@@ -149,7 +150,7 @@ static void not_a_fix(const struct triage *t, const struct triage_group *g,
 {
 	uint32_t bad = first_bad(g, h);
 
-	sbuf_addf(sb, "not a fix: %s", t->fixv.reason);
+	sbuf_addf(sb, "not a fix: %s", t->fix_kind.reason);
 	if (bad != PV_NONE)
 		sbuf_addf(sb, "; the lines it changes came in %s", tag_name(h, bad));
 }
@@ -161,7 +162,7 @@ static bool group_verdict(const struct triage *t, struct triage_group *g,
 	struct sbuf sb = SBUF_INIT;
 	bool stable = (g->nintro || g->by_lines) && final_affected(g, h);
 
-	if (t->fixv.cls == FIXCLASS_NOT_FIX) {
+	if (t->fix_kind.cls == FIXCLASS_NOT_FIX) {
 		not_a_fix(t, g, h, &sb);
 		g->verdict = sb.buf;
 		return stable;
@@ -194,13 +195,13 @@ const char *triage_class_key(enum triage_class cls)
 /* The headline part decides the class of a fix with several. */
 static enum triage_class class_of(const struct triage *t, bool stable, bool known)
 {
-	if (t->fixv.cls == FIXCLASS_NOT_FIX)
+	if (t->fix_kind.cls == FIXCLASS_NOT_FIX)
 		return TRIAGE_NOT_A_FIX;
 	if (!known)
 		return TRIAGE_UNKNOWN;
 	if (!stable)
 		return TRIAGE_NOT_FOR_STABLE;
-	return t->fixv.cls == FIXCLASS_FIX ? TRIAGE_CANDIDATE : TRIAGE_POSSIBLE;
+	return t->fix_kind.cls == FIXCLASS_FIX ? TRIAGE_CANDIDATE : TRIAGE_POSSIBLE;
 }
 
 const char *confidence_name(enum confidence conf)
@@ -242,7 +243,7 @@ void triage_verdict(struct triage *t, const struct history *h)
 	else if (t->cls == TRIAGE_POSSIBLE)
 		sbuf_adds(&cc, "no Cc: stable tag, yet released kernels have the bug");
 	else if (!ev->cc_stable && t->cls == TRIAGE_CANDIDATE)
-		sbuf_addf(&cc, "no Cc: stable tag; its own word: %s", t->fixv.reason);
+		sbuf_addf(&cc, "no Cc: stable tag; its own word: %s", t->fix_kind.reason);
 	if (ev->cc_stable && stable && *ev->cc_hint)
 		sbuf_adds(&cc, ")");
 	/*

@@ -9,8 +9,8 @@
 #include <git2.h>
 
 #include "check.h"
-#include "patchver/stable/apply.h"
 #include "patchver/engine/history.h"
+#include "patchver/stable/apply.h"
 #include "patchver/stable/patch.h"
 
 static void every_commit(struct history *h)

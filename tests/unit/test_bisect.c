@@ -9,8 +9,8 @@
 #include <git2.h>
 
 #include "check.h"
-#include "patchver/lab/bisect.h"
 #include "patchver/engine/history.h"
+#include "patchver/lab/bisect.h"
 
 struct list_oracle {
 	size_t culprit;
@@ -18,7 +18,7 @@ struct list_oracle {
 	size_t calls;
 };
 
-static int list_answer(void *ctx, size_t i, enum bisect_verdict *out)
+static int list_answer(void *ctx, size_t i, enum bisect_answer *out)
 {
 	struct list_oracle *o = ctx;
 
@@ -70,7 +70,7 @@ struct dag_oracle {
 	size_t calls;
 };
 
-static int dag_answer(void *ctx, uint32_t c, enum bisect_verdict *out)
+static int dag_answer(void *ctx, uint32_t c, enum bisect_answer *out)
 {
 	struct dag_oracle *o = ctx;
 

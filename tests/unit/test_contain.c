@@ -30,7 +30,9 @@ static void check_commit(struct history *h, struct contain *c, uint32_t commit)
 {
 	git_oid id = h->dag.oids[commit];
 	size_t n, k = 0;
-	uint32_t *tags = contain_tags(c, commit, &n), first = PV_NONE;
+	uint32_t *tags, first = PV_NONE, release;
+
+	CHECK(contain_tags_of(c, commit, &tags, &n) == 0);
 
 	/* the same tags, in refname order (the table's) */
 	for (size_t i = 0; i < h->tags.nr; i++) {
@@ -49,7 +51,7 @@ static void check_commit(struct history *h, struct contain *c, uint32_t commit)
 		if (t->commit != PV_NONE && contains(h, t, &id))
 			first = h->tags.releases[r];
 	}
-	CHECK(contain_first_release(c, commit) == first);
+	CHECK(contain_first_release_of(c, commit, &release) == 0 && release == first);
 	free(tags);
 }
 
@@ -76,7 +78,7 @@ static int run(const char *repo, bool lazy, uint32_t step)
 				checked++;
 			}
 	}
-	CHECK(checked > 3 && c.err == 0);
+	CHECK(checked > 3);
 	contain_free(&c);
 	history_close(&h);
 	return 0;

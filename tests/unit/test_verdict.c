@@ -12,6 +12,7 @@
 #include "check.h"
 #include "fixture.h"
 #include "patchver/stable/triage.h"
+#include "patchver/stable/verdict.h"
 
 static struct history h;
 
@@ -29,8 +30,8 @@ static void one_group(struct triage *t, enum fix_class cls, enum confidence conf
 	memset(t, 0, sizeof(*t));
 	t->fix_first = tag("v2.6.34-rc4");
 	t->backport_first = PV_NONE;
-	t->fixv.cls = cls;
-	t->fixv.reason = strdup(cls == FIXCLASS_NOT_FIX ? "changes only MAINTAINERS" :
+	t->fix_kind.cls = cls;
+	t->fix_kind.reason = strdup(cls == FIXCLASS_NOT_FIX ? "changes only MAINTAINERS" :
 				"its message says it fixes a bug");
 	t->groups = calloc(1, sizeof(*t->groups));
 	t->ngroups = 1;

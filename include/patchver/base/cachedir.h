@@ -1,5 +1,5 @@
-#ifndef PATCHVER_CACHEDIR_H
-#define PATCHVER_CACHEDIR_H
+#ifndef PATCHVER_BASE_CACHEDIR_H
+#define PATCHVER_BASE_CACHEDIR_H
 
 /*
  * patchver's cache: $XDG_CACHE_HOME/patchver, else ~/.cache/patchver.

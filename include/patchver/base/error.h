@@ -1,5 +1,5 @@
-#ifndef PATCHVER_ERROR_H
-#define PATCHVER_ERROR_H
+#ifndef PATCHVER_BASE_ERROR_H
+#define PATCHVER_BASE_ERROR_H
 
 /*
  * Exit codes: scripts rely on these; man/patchver.1 documents them.
@@ -52,13 +52,14 @@ enum pv_error_code {
 	PV_ENOTOOL = -14,     /* a program or a kernel source the work needs is missing */
 	PV_EINTERRUPTED = -15,/* SIGINT/SIGTERM arrived */
 	PV_EUNCONFIRMED = -16,/* a booted kernel contradicts what the caller said of it */
+	PV_EDECLINED = -17,   /* a shortcut cannot answer surely: the caller takes the long way */
+	PV_EWRITE = -18,      /* a file of patchver's own (its cache) cannot be written */
 };
 
 #define PV_ERROR_MAX 4096     /* room for a compiler's few lines under its error */
 
 struct pv_error {
 	int code;             /* a PV_E* code; PV_OK when none was set */
-	unsigned long serial; /* counts pv_error_set() calls: tells one error from the next */
 	/*
 	 * Which of the caller's inputs the message is about, as the layer
 	 * that set it numbers them (0: none; the lab: enum lab_input).  The
@@ -77,11 +78,11 @@ int pv_error_set_about(int code, int about, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * Record code with prefix put before the last recorded message: the
- * caller's context around a failure it passes on ("--series ", "cannot
- * build the guest's init: ").  Returns code.
+ * Record code with a prefix (fmt) put before the last recorded message:
+ * the caller's context around a failure it passes on ("--series ",
+ * "history of tag %s is broken below %s: ").  Returns code.
  */
-int pv_error_wrap(int code, const char *prefix);
+int pv_error_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* This thread's last recorded error; code PV_OK when there is none. */
 const struct pv_error *pv_error_last(void);

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_JSON_H
-#define PATCHVER_JSON_H
+#ifndef PATCHVER_BASE_JSON_H
+#define PATCHVER_BASE_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>

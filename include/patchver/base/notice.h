@@ -1,5 +1,5 @@
-#ifndef PATCHVER_NOTICE_H
-#define PATCHVER_NOTICE_H
+#ifndef PATCHVER_BASE_NOTICE_H
+#define PATCHVER_BASE_NOTICE_H
 
 #include <stdarg.h>
 #include <stddef.h>

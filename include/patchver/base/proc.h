@@ -1,5 +1,5 @@
-#ifndef PATCHVER_PROC_H
-#define PATCHVER_PROC_H
+#ifndef PATCHVER_BASE_PROC_H
+#define PATCHVER_BASE_PROC_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_UTIL_H
-#define PATCHVER_UTIL_H
+#ifndef PATCHVER_BASE_UTIL_H
+#define PATCHVER_BASE_UTIL_H
 
 #include <stdarg.h>
 #include <stdbool.h>

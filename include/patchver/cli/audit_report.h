@@ -1,5 +1,5 @@
-#ifndef PATCHVER_AUDIT_REPORT_H
-#define PATCHVER_AUDIT_REPORT_H
+#ifndef PATCHVER_CLI_AUDIT_REPORT_H
+#define PATCHVER_CLI_AUDIT_REPORT_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BOOT_RECORD_H
-#define PATCHVER_BOOT_RECORD_H
+#ifndef PATCHVER_CLI_BOOT_RECORD_H
+#define PATCHVER_CLI_BOOT_RECORD_H
 
 #include "patchver/base/json.h"
 #include "patchver/lab/lab.h"

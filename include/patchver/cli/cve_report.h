@@ -1,5 +1,5 @@
-#ifndef PATCHVER_CVE_REPORT_H
-#define PATCHVER_CVE_REPORT_H
+#ifndef PATCHVER_CLI_CVE_REPORT_H
+#define PATCHVER_CLI_CVE_REPORT_H
 
 #include "patchver/base/json.h"
 #include "patchver/engine/contain.h"

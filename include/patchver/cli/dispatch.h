@@ -1,5 +1,5 @@
-#ifndef PATCHVER_DISPATCH_H
-#define PATCHVER_DISPATCH_H
+#ifndef PATCHVER_CLI_DISPATCH_H
+#define PATCHVER_CLI_DISPATCH_H
 
 #include "patchver/cli/options.h"
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_INDEX_REPORT_H
-#define PATCHVER_INDEX_REPORT_H
+#ifndef PATCHVER_CLI_INDEX_REPORT_H
+#define PATCHVER_CLI_INDEX_REPORT_H
 
 #include <stdbool.h>
 

@@ -1,12 +1,12 @@
-#ifndef PATCHVER_OPTIONS_H
-#define PATCHVER_OPTIONS_H
+#ifndef PATCHVER_CLI_OPTIONS_H
+#define PATCHVER_CLI_OPTIONS_H
 
 #include <popt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "patchver/cli/query_report.h"
 #include "patchver/stable/evidence_mode.h"
+#include "patchver/cli/query_report.h"
 
 /*
  * The command line: parsed and checked here, in the front (main.c), and

@@ -1,11 +1,11 @@
-#ifndef PATCHVER_QUERY_HISTORY_H
-#define PATCHVER_QUERY_HISTORY_H
+#ifndef PATCHVER_CLI_QUERY_HISTORY_H
+#define PATCHVER_CLI_QUERY_HISTORY_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "patchver/cli/query_report.h"
 #include "patchver/engine/history.h"
+#include "patchver/cli/query_report.h"
 
 /*
  * Answering "where is this commit?" for revs given on the command line or

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_QUERY_REPORT_H
-#define PATCHVER_QUERY_REPORT_H
+#ifndef PATCHVER_CLI_QUERY_REPORT_H
+#define PATCHVER_CLI_QUERY_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,7 +50,7 @@ bool answer_emit(struct reporter *r, struct json *j, const struct answer *a);
 
 /*
  * The revs answered from a fresh release index alone (quick.h), text
- * output: the exit code, or -1 when the index declines a rev (then
+ * output: the exit code, or PV_EDECLINED when the index declines a rev (then
  * nothing is printed; quick_why() says why).
  */
 int report_quick(struct quick *q, const struct report_opts *opts,

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_TRIAGE_REPORT_H
-#define PATCHVER_TRIAGE_REPORT_H
+#ifndef PATCHVER_CLI_TRIAGE_REPORT_H
+#define PATCHVER_CLI_TRIAGE_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,6 +36,6 @@ int triage_patch_file(struct history *h, const struct triage_opts *o,
  * fix_word, signals, shape, score (null for a fix by its word) and
  * features.  The triage's and the audit's JSON share them.
  */
-void triage_report_fix_json(struct json *j, const struct fix_verdict *v);
+void triage_report_fix_json(struct json *j, const struct fix_kind *v);
 
 #endif

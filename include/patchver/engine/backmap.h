@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BACKMAP_H
-#define PATCHVER_BACKMAP_H
+#ifndef PATCHVER_ENGINE_BACKMAP_H
+#define PATCHVER_ENGINE_BACKMAP_H
 
 #include <stddef.h>
 #include <stdint.h>

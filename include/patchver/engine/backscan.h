@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BACKSCAN_H
-#define PATCHVER_BACKSCAN_H
+#ifndef PATCHVER_ENGINE_BACKSCAN_H
+#define PATCHVER_ENGINE_BACKSCAN_H
 
 #include <stddef.h>
 #include <stdint.h>

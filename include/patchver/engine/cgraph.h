@@ -1,5 +1,5 @@
-#ifndef PATCHVER_CGRAPH_H
-#define PATCHVER_CGRAPH_H
+#ifndef PATCHVER_ENGINE_CGRAPH_H
+#define PATCHVER_ENGINE_CGRAPH_H
 
 #include <stdbool.h>
 #include <stddef.h>

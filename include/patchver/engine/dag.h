@@ -1,5 +1,5 @@
-#ifndef PATCHVER_DAG_H
-#define PATCHVER_DAG_H
+#ifndef PATCHVER_ENGINE_DAG_H
+#define PATCHVER_ENGINE_DAG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -74,6 +74,10 @@ struct dag {
 	struct replace_map replaced;
 };
 
+/*
+ * An empty DAG of repo's commits, its replace refs and grafts read.  0,
+ * PV_ENOREPO (no object database) or PV_ECORRUPT (unreadable replace refs).
+ */
 int dag_init(struct dag *dag, git_repository *repo);
 
 /* The object files read directly (objstore.h), opened on first use; NULL if unusable. */
@@ -124,13 +128,14 @@ uint32_t dag_find(const struct dag *dag, const git_oid *oid);
 
 /*
  * Parse commit idx and all its ancestors not loaded yet.  Returns 0, or
- * -1 with a libgit2 error set when an object is missing or not a commit.
+ * PV_ECORRUPT when an object is missing or not a commit (the message is
+ * libgit2's, whose error stays set too).
  */
 int dag_load(struct dag *dag, uint32_t idx);
 
 /*
  * Parse commit idx alone (its parents interned, not parsed): for walks
- * that stop early and must not read the whole history.  0 or -1.
+ * that stop early and must not read the whole history.  0 or PV_ECORRUPT.
  */
 int dag_parse(struct dag *dag, uint32_t idx);
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_GITSTART_H
-#define PATCHVER_GITSTART_H
+#ifndef PATCHVER_ENGINE_GITSTART_H
+#define PATCHVER_ENGINE_GITSTART_H
 
 /*
  * libgit2's start and end for patchver, which reads local repositories

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_HISTORY_H
-#define PATCHVER_HISTORY_H
+#ifndef PATCHVER_ENGINE_HISTORY_H
+#define PATCHVER_ENGINE_HISTORY_H
 
 #include <stdbool.h>
 #include <git2.h>
@@ -95,7 +95,12 @@ static inline const struct relindex *history_index(const struct history *h)
 	return h->have_ix ? &h->ix : NULL;
 }
 
-/* Load the commits of every branch (refs/heads, refs/remotes) into the DAG. */
+/*
+ * Load the commits of every branch (refs/heads, refs/remotes) into the
+ * DAG.  0, or the first failure (PV_ENOREPO, PV_ECORRUPT: a branch whose
+ * history is broken is left out, the others loaded); the triage and the
+ * audit go on without what failed.
+ */
 int history_load_branches(struct history *h);
 
 /* The commit's subject line (caller frees), "" if unreadable. */

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_INDEXER_H
-#define PATCHVER_INDEXER_H
+#ifndef PATCHVER_ENGINE_INDEXER_H
+#define PATCHVER_ENGINE_INDEXER_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_KVER_H
-#define PATCHVER_KVER_H
+#ifndef PATCHVER_ENGINE_KVER_H
+#define PATCHVER_ENGINE_KVER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_LINEBLAME_H
-#define PATCHVER_LINEBLAME_H
+#ifndef PATCHVER_ENGINE_LINEBLAME_H
+#define PATCHVER_ENGINE_LINEBLAME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,8 +26,8 @@
 /*
  * Blame lines[0..n) (1-based, any order, repeats allowed) of path at
  * commit base: out[i] gets the commit that last changed lines[i], or
- * PV_NONE for a line beyond the end of the file.  0, or -1 with a libgit2
- * error (a missing object).
+ * PV_NONE for a line beyond the end of the file.  0, or PV_ECORRUPT (a
+ * missing object; the message is libgit2's).
  */
 int lineblame(git_repository *repo, struct dag *dag, uint32_t base,
 	      const char *path, const size_t *lines, size_t n, uint32_t *out);

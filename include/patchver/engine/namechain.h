@@ -1,10 +1,10 @@
-#ifndef PATCHVER_NAMECHAIN_H
-#define PATCHVER_NAMECHAIN_H
+#ifndef PATCHVER_ENGINE_NAMECHAIN_H
+#define PATCHVER_ENGINE_NAMECHAIN_H
 
 #include <stdint.h>
 
-#include "patchver/engine/tags.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/tags.h"
 
 /*
  * A name-rev name kept as a chain of segments: a first-parent step shares

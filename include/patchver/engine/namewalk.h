@@ -1,13 +1,13 @@
-#ifndef PATCHVER_NAMEREV_H
-#define PATCHVER_NAMEREV_H
+#ifndef PATCHVER_ENGINE_NAMEWALK_H
+#define PATCHVER_ENGINE_NAMEWALK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "patchver/base/util.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/namechain.h"
 #include "patchver/engine/tags.h"
-#include "patchver/base/util.h"
 
 /*
  * git name-rev --tags (git 2.39), reproduced on the dense DAG.

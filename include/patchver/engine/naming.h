@@ -1,5 +1,5 @@
-#ifndef PATCHVER_NAMING_H
-#define PATCHVER_NAMING_H
+#ifndef PATCHVER_ENGINE_NAMING_H
+#define PATCHVER_ENGINE_NAMING_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,7 +32,6 @@ struct naming {
 		struct namewalk nr;
 	} *cuts;
 	size_t ncuts;
-	int err;                    /* PV_ECORRUPT once a walk met an unreadable commit */
 };
 
 /* match: a --match glob (git describe --contains --match), or NULL. */
@@ -43,10 +42,10 @@ void naming_free(struct naming *n);
 bool naming_uncut_name(struct naming *n, uint32_t commit, struct sbuf *out);
 
 /*
- * Append git's name for commit, asked alone; false if git has none, or if
- * a lazy walk met an unreadable commit (n->err set, message recorded).
+ * Append git's name for commit, asked alone (*named false: git has none).
+ * 0, or PV_ECORRUPT when the lazy walk it needs met an unreadable commit.
  */
-bool naming_name(struct naming *n, uint32_t commit, struct sbuf *out);
+int naming_name(struct naming *n, uint32_t commit, struct sbuf *out, bool *named);
 
 /*
  * The name `git name-rev --tags --name-only <object>` prints for a tag

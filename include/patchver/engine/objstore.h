@@ -1,5 +1,5 @@
-#ifndef PATCHVER_OBJSTORE_H
-#define PATCHVER_OBJSTORE_H
+#ifndef PATCHVER_ENGINE_OBJSTORE_H
+#define PATCHVER_ENGINE_OBJSTORE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_OID_H
-#define PATCHVER_OID_H
+#ifndef PATCHVER_ENGINE_OID_H
+#define PATCHVER_ENGINE_OID_H
 
 #include <stddef.h>
 #include <stdint.h>

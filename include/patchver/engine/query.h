@@ -1,5 +1,5 @@
-#ifndef PATCHVER_QUERY_H
-#define PATCHVER_QUERY_H
+#ifndef PATCHVER_ENGINE_QUERY_H
+#define PATCHVER_ENGINE_QUERY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_QUICK_H
-#define PATCHVER_QUICK_H
+#ifndef PATCHVER_ENGINE_QUICK_H
+#define PATCHVER_ENGINE_QUICK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,14 +22,16 @@
  * from the index's, a damaged block, a name git's date cutoff could
  * change, a repository layout or environment it does not handle
  * (GIT_* variables, worktrees, .git files, shallow clones).
- * A call that declines returns -1 (or NULL) and quick_why() says why.
+ * A call that declines returns PV_EDECLINED (or NULL), its reason the
+ * thread's error (error.h), as quick_why() gives it.
  */
 struct quick;
 
 /* The fresh index of the repository at dir (NULL: "."), or NULL and *why. */
 struct quick *quick_open(const char *dir, const char *release_glob, const char **why);
 void quick_close(struct quick *q);
-const char *quick_why(const struct quick *q);
+/* Why the last call declined (the recorded PV_EDECLINED message), or NULL. */
+const char *quick_why(void);
 
 /*
  * A commit no tag reaches, as quick_lookup() gives it: no name, no
@@ -45,7 +47,7 @@ const char *quick_why(const struct quick *q);
  * resolves it when no other ref takes the name.  With outside_ok, an id
  * (no steps) of a commit the index does not hold is QUICK_OUTSIDE: the
  * index holds every commit a tag reaches, so its absence is the answer.
- * 0, or -1 declined.
+ * 0, or PV_EDECLINED.
  */
 int quick_lookup(struct quick *q, const char *rev, bool outside_ok, uint32_t *commit);
 const unsigned char *quick_oid(const struct quick *q, uint32_t commit);
@@ -60,14 +62,14 @@ const struct tag_table *quick_tags(struct quick *q);
 /*
  * When the last quick_lookup() read an annotated tag's name alone, git
  * name-rev names the tag object, not its commit: append that name (the
- * tag's) and return 1; 0 when the rev named no tag object; -1 declined.
+ * tag's) and return 1; 0 when the rev named no tag object; PV_EDECLINED.
  */
 int quick_tag_object_name(struct quick *q, struct sbuf *out);
 
-/* git's name of commit (describe --contains, name-rev): 1, 0 none, -1. */
+/* git's name of commit (describe --contains, name-rev): 1, 0 none, PV_EDECLINED. */
 int quick_name(struct quick *q, uint32_t commit, struct sbuf *out);
 
-/* The earliest release containing commit (PV_NONE none): 0 or -1. */
+/* The earliest release containing commit (PV_NONE none): 0 or PV_EDECLINED. */
 int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
 
 /*

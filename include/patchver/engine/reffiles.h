@@ -1,5 +1,5 @@
-#ifndef PATCHVER_REFREAD_H
-#define PATCHVER_REFREAD_H
+#ifndef PATCHVER_ENGINE_REFFILES_H
+#define PATCHVER_ENGINE_REFFILES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,10 +48,12 @@ struct reffiles {
 	bool tags_known;
 	bool (*has_tag)(const void *ctx, const char *refname);
 	const void *has_tag_ctx;
-	const char *why;                 /* why it declined */
 };
 
-/* The tags of the repository whose (common) git directory is gitdir: 0, or -1 and r->why. */
+/*
+ * The tags of the repository whose (common) git directory is gitdir: 0,
+ * or PV_EDECLINED (error.h: the message says what it does not handle).
+ */
 int reffiles_tags(struct reffiles *r, const char *gitdir);
 
 /*

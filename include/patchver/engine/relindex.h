@@ -1,5 +1,5 @@
-#ifndef PATCHVER_RELINDEX_H
-#define PATCHVER_RELINDEX_H
+#ifndef PATCHVER_ENGINE_RELINDEX_H
+#define PATCHVER_ENGINE_RELINDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -94,21 +94,15 @@ struct relindex_data {
 	uint64_t tag_digest;
 };
 
-enum relindex_status {
-	RELINDEX_OK,
-	RELINDEX_MISSING,       /* no file */
-	RELINDEX_BAD,           /* unusable: why says what is wrong */
-};
-
 /*
- * Map and validate the index at path, written for the repository ident.
- * RELINDEX_BAD fills why (truncated, checksum, version, other repository).
- * lazy: check the header and the small sections only; a reader then calls
- * relindex_check() on each record before it trusts it (a query reads a few
- * blocks of a file it would otherwise read whole).
+ * Map and validate the index at path, written for the repository ident:
+ * 0, PV_ENOTFOUND (no file) or PV_ECORRUPT (unusable; the message says
+ * why: truncated, checksum, version, other repository).  lazy: check the
+ * header and the small sections only; a reader then calls
+ * relindex_check() on each record before it trusts it (a query reads a
+ * few blocks of a file it would otherwise read whole).
  */
-enum relindex_status relindex_open(struct relindex *ix, const char *path,
-				   const char *ident, bool lazy, char *why, size_t whylen);
+int relindex_open(struct relindex *ix, const char *path, const char *ident, bool lazy);
 
 /* Where the index of the repository ident lives in the cache (caller frees). */
 char *relindex_path(const char *ident);
@@ -124,7 +118,8 @@ void relindex_close(struct relindex *ix);
 /*
  * Write ix's image to path: under path.lock (writers take turns), into
  * path.tmp, renamed into place, so a reader sees the old file or the new
- * one, never part of one.  0, or -1 with errno set.
+ * one, never part of one.  0, or PV_EWRITE ("cannot save the release
+ * index PATH: ...").
  */
 int relindex_write(const struct relindex *ix, const char *path);
 
@@ -132,7 +127,7 @@ int relindex_write(const struct relindex *ix, const char *path);
  * Write ix again at path with other facts of where its tags came from:
  * which were loose files (loose[t]) and the digest of packed-refs' tag
  * lines (reffiles.h).  The tags are the same; the quick path checks those
- * facts rather than parse packed-refs.  0, or -1 with errno set.
+ * facts rather than parse packed-refs.  0, or PV_EWRITE.
  */
 int relindex_restamp_tags(const struct relindex *ix, const bool *loose, uint64_t tag_digest,
 			  const char *path);

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_REPLACE_H
-#define PATCHVER_REPLACE_H
+#ifndef PATCHVER_ENGINE_REPLACE_H
+#define PATCHVER_ENGINE_REPLACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,7 +46,10 @@ struct replace_map {
 	size_t nwarnings;
 };
 
-/* Read the replace refs and the graft file of repo.  0, or -1 with a libgit2 error. */
+/*
+ * Read the replace refs and the graft file of repo.  0, or PV_ECORRUPT
+ * when the replace refs cannot be listed (the message is libgit2's).
+ */
 int replace_map_load(struct replace_map *m, git_repository *repo);
 void replace_map_free(struct replace_map *m);
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_REVS_H
-#define PATCHVER_REVS_H
+#ifndef PATCHVER_ENGINE_REVS_H
+#define PATCHVER_ENGINE_REVS_H
 
 #include <stddef.h>
 #include <stdint.h>

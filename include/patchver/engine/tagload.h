@@ -1,5 +1,5 @@
-#ifndef PATCHVER_TAGLOAD_H
-#define PATCHVER_TAGLOAD_H
+#ifndef PATCHVER_ENGINE_TAGLOAD_H
+#define PATCHVER_ENGINE_TAGLOAD_H
 
 #include <git2.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_TAGS_H
-#define PATCHVER_TAGS_H
+#ifndef PATCHVER_ENGINE_TAGS_H
+#define PATCHVER_ENGINE_TAGS_H
 
 #include <stdbool.h>
 #include <stdint.h>

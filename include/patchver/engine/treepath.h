@@ -1,5 +1,5 @@
-#ifndef PATCHVER_TREEPATH_H
-#define PATCHVER_TREEPATH_H
+#ifndef PATCHVER_ENGINE_TREEPATH_H
+#define PATCHVER_ENGINE_TREEPATH_H
 
 #include <stdbool.h>
 #include <git2.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_UPSTREAM_H
-#define PATCHVER_UPSTREAM_H
+#ifndef PATCHVER_ENGINE_UPSTREAM_H
+#define PATCHVER_ENGINE_UPSTREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

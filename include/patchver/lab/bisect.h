@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BISECT_H
-#define PATCHVER_BISECT_H
+#ifndef PATCHVER_LAB_BISECT_H
+#define PATCHVER_LAB_BISECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,9 +19,9 @@
  * (cannot tell: did not build, did not boot, its checks did not run);
  * flaky (its boots answered both ways) is a step's, never an oracle's.
  */
-enum bisect_verdict { BISECT_FLAKY = -1, BISECT_OLD, BISECT_NEW, BISECT_SKIP };
+enum bisect_answer { BISECT_FLAKY = -1, BISECT_OLD, BISECT_NEW, BISECT_SKIP };
 
-typedef int (*bisect_oracle)(void *ctx, size_t item, enum bisect_verdict *out);
+typedef int (*bisect_oracle)(void *ctx, size_t item, enum bisect_answer *out);
 
 struct bisect_result {
 	size_t first_new;           /* index of the first new item */
@@ -56,7 +56,7 @@ uint32_t *bisect_first_parent(struct dag *dag, uint32_t bad, const uint32_t *old
  * to blame, the commits it merged (the merge itself last, as it may be an
  * evil merge).  on_stage (may be NULL) hears of each line searched.
  */
-typedef int (*bisect_commit_oracle)(void *ctx, uint32_t commit, enum bisect_verdict *out);
+typedef int (*bisect_commit_oracle)(void *ctx, uint32_t commit, enum bisect_answer *out);
 
 struct bisect_commits_result {
 	uint32_t commit;            /* the first new commit */

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BISECT_BOOT_H
-#define PATCHVER_BISECT_BOOT_H
+#ifndef PATCHVER_LAB_BISECT_BOOT_H
+#define PATCHVER_LAB_BISECT_BOOT_H
 
 #include <stdbool.h>
 
@@ -16,13 +16,13 @@
 struct bisect_step;
 
 /*
- * Where a bisection keeps its verdicts, so that an interrupted run can
+ * Where a bisection keeps its answers, so that an interrupted run can
  * resume: the caller's store, in the caller's format.
  */
 struct bisect_journal {
 	/* the journal of this question (its inputs hashed) is at path: read it (resume) or start it */
 	void (*open)(void *data, const char *path, bool resume);
-	/* the verdict kept for a step's key, or -2: none */
+	/* the answer kept for a step's key, or -2: none */
 	int (*recall)(void *data, const char *key);
 	void (*keep)(void *data, const struct bisect_step *s);
 	void *data;
@@ -36,15 +36,15 @@ struct bisect_opts {
 	const char *series;         /* "X.Y": bisect that stable series' tags */
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */
-	bool resume;                /* reuse the verdicts of an interrupted run's journal */
+	bool resume;                /* reuse the answers of an interrupted run's journal */
 	const struct bisect_journal *journal;   /* NULL: nothing kept */
 };
 
-/* One state built and booted `boots` times (or its verdict read from the log). */
+/* One state built and booted `boots` times (or its answer read from the log). */
 struct bisect_step {
 	char *label, *kind;         /* "v2.6.34-rc1", "release" / "commit" / "end" / "confirm" */
 	char key[80];               /* commit, patches, boots: the log's key */
-	enum bisect_verdict verdict;
+	enum bisect_answer answer;
 	bool fix_phase;             /* searched for the fix: "new" means passing */
 	int boots, bad_boots;
 	bool built, build_failed, cached, from_log;
@@ -131,6 +131,6 @@ const char *bisect_state_name(const struct history *h, uint32_t tag, uint32_t co
 			      char hex[13]);
 
 /* "good", "bad", "flaky", "skip"; in the fix phase "good (fixed)", "bad (not fixed)". */
-const char *bisect_verdict_name(enum bisect_verdict verdict, bool fix_phase);
+const char *bisect_answer_name(enum bisect_answer answer, bool fix_phase);
 
 #endif

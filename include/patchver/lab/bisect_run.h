@@ -28,13 +28,13 @@ struct bisect_run {
 
 /*
  * Build and boot a state `repeat` times (label: the caller's, now the
- * step's); its verdict is the boots' answer when they agree, "flaky" when
+ * step's); its answer is the boots' when they agree, "flaky" when
  * they do not, "skip" when none can tell; a step the journal recalls is
  * not booted.  0 or the lab's PV_E* code.
  */
 int bisect_test_state(struct bisect_run *b, const char *kind, char *label, const git_oid *commit,
 		      struct kpatch **patches, size_t np, int repeat,
-		      enum bisect_verdict *verdict);
+		      enum bisect_answer *answer);
 
 /* The journal of this bisection (its question hashed), opened through bisect_opts.journal. */
 void bisect_open_journal(struct bisect_run *b);
@@ -54,8 +54,8 @@ int bisect_find_boundary(struct bisect_run *b, struct bisect_finding *f, uint32_
 /* Boots of the final answer: the steps' count, at least 3. */
 int bisect_run_confirm_boots(const struct bisect_run *b);
 
-/* bisect_verdict_name in the run's phase */
-const char *bisect_verdict_name_of(const struct bisect_run *b, enum bisect_verdict v);
+/* bisect_answer_name in the run's phase */
+const char *bisect_answer_name_of(const struct bisect_run *b, enum bisect_answer v);
 
 /* A commit's 12-digit id (caller frees). */
 char *bisect_run_hex12(const struct bisect_run *b, uint32_t c);

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BOOT_H
-#define PATCHVER_BOOT_H
+#ifndef PATCHVER_LAB_BOOT_H
+#define PATCHVER_LAB_BOOT_H
 
 #include <stdbool.h>
 #include <time.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BUILDERR_H
-#define PATCHVER_BUILDERR_H
+#ifndef PATCHVER_LAB_BUILDERR_H
+#define PATCHVER_LAB_BUILDERR_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_COMPAT_H
-#define PATCHVER_COMPAT_H
+#ifndef PATCHVER_LAB_COMPAT_H
+#define PATCHVER_LAB_COMPAT_H
 
 #include <stdbool.h>
 #include <stddef.h>

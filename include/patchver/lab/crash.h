@@ -1,5 +1,5 @@
-#ifndef PATCHVER_CRASH_H
-#define PATCHVER_CRASH_H
+#ifndef PATCHVER_LAB_CRASH_H
+#define PATCHVER_LAB_CRASH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_DATADIR_H
-#define PATCHVER_DATADIR_H
+#ifndef PATCHVER_LAB_DATADIR_H
+#define PATCHVER_LAB_DATADIR_H
 
 /*
  * Where the lab's data lives (guest program, kernel fragments, compat

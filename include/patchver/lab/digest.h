@@ -1,5 +1,5 @@
-#ifndef PATCHVER_DIGEST_H
-#define PATCHVER_DIGEST_H
+#ifndef PATCHVER_LAB_DIGEST_H
+#define PATCHVER_LAB_DIGEST_H
 
 #include <stddef.h>
 #include <openssl/evp.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_INITRAMFS_H
-#define PATCHVER_INITRAMFS_H
+#ifndef PATCHVER_LAB_INITRAMFS_H
+#define PATCHVER_LAB_INITRAMFS_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_KCONFIG_H
-#define PATCHVER_KCONFIG_H
+#ifndef PATCHVER_LAB_KCONFIG_H
+#define PATCHVER_LAB_KCONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

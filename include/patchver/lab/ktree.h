@@ -1,5 +1,5 @@
-#ifndef PATCHVER_KTREE_H
-#define PATCHVER_KTREE_H
+#ifndef PATCHVER_LAB_KTREE_H
+#define PATCHVER_LAB_KTREE_H
 
 #include <stdbool.h>
 #include <stddef.h>

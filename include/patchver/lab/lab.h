@@ -1,5 +1,5 @@
-#ifndef PATCHVER_LAB_H
-#define PATCHVER_LAB_H
+#ifndef PATCHVER_LAB_LAB_H
+#define PATCHVER_LAB_LAB_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_MEASURE_H
-#define PATCHVER_MEASURE_H
+#ifndef PATCHVER_LAB_MEASURE_H
+#define PATCHVER_LAB_MEASURE_H
 
 #include <stdbool.h>
 #include <stddef.h>

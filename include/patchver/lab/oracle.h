@@ -1,5 +1,5 @@
-#ifndef PATCHVER_ORACLE_H
-#define PATCHVER_ORACLE_H
+#ifndef PATCHVER_LAB_ORACLE_H
+#define PATCHVER_LAB_ORACLE_H
 
 #include <regex.h>
 #include <stdbool.h>

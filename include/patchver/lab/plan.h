@@ -1,5 +1,5 @@
-#ifndef PATCHVER_PLAN_H
-#define PATCHVER_PLAN_H
+#ifndef PATCHVER_LAB_PLAN_H
+#define PATCHVER_LAB_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

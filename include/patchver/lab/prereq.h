@@ -1,5 +1,5 @@
-#ifndef PATCHVER_PREREQ_H
-#define PATCHVER_PREREQ_H
+#ifndef PATCHVER_LAB_PREREQ_H
+#define PATCHVER_LAB_PREREQ_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_REPRO_H
-#define PATCHVER_REPRO_H
+#ifndef PATCHVER_LAB_REPRO_H
+#define PATCHVER_LAB_REPRO_H
 
 #include <stdbool.h>
 #include <stddef.h>

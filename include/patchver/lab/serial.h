@@ -1,5 +1,5 @@
-#ifndef PATCHVER_SERIAL_H
-#define PATCHVER_SERIAL_H
+#ifndef PATCHVER_LAB_SERIAL_H
+#define PATCHVER_LAB_SERIAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

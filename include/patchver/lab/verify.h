@@ -1,5 +1,5 @@
-#ifndef PATCHVER_VERIFY_H
-#define PATCHVER_VERIFY_H
+#ifndef PATCHVER_LAB_VERIFY_H
+#define PATCHVER_LAB_VERIFY_H
 
 #include <stdbool.h>
 #include <stddef.h>

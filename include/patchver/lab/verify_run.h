@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "patchver/stable/triage.h"
 #include "patchver/lab/lab.h"
 #include "patchver/lab/measure.h"
 #include "patchver/lab/plan.h"
 #include "patchver/lab/verify.h"
-#include "patchver/stable/triage.h"
 
 /*
  * One --verify-boot run, inside the lab: verify.c runs it (the lab, the

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_WORKTREE_H
-#define PATCHVER_WORKTREE_H
+#ifndef PATCHVER_LAB_WORKTREE_H
+#define PATCHVER_LAB_WORKTREE_H
 
 #include <stddef.h>
 #include <git2.h>

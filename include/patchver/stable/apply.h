@@ -1,5 +1,5 @@
-#ifndef PATCHVER_APPLY_H
-#define PATCHVER_APPLY_H
+#ifndef PATCHVER_STABLE_APPLY_H
+#define PATCHVER_STABLE_APPLY_H
 
 #include <stddef.h>
 #include <git2.h>

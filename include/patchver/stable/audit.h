@@ -1,5 +1,5 @@
-#ifndef PATCHVER_AUDIT_H
-#define PATCHVER_AUDIT_H
+#ifndef PATCHVER_STABLE_AUDIT_H
+#define PATCHVER_STABLE_AUDIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,7 +56,7 @@ struct audit_cell {
 struct audit_row {
 	uint32_t commit;
 	enum audit_mark mark;
-	struct fix_verdict fix;
+	struct fix_kind fix;
 	char hint[32];              /* the Cc: stable line's "# 2.6.33.x" and the like */
 	char *subject;
 	uint32_t reverted_by;       /* the window's revert of it (none: PV_NONE, or reverted again) */

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_BACKPORTS_H
-#define PATCHVER_BACKPORTS_H
+#ifndef PATCHVER_STABLE_BACKPORTS_H
+#define PATCHVER_STABLE_BACKPORTS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_DEFINER_H
-#define PATCHVER_DEFINER_H
+#ifndef PATCHVER_STABLE_DEFINER_H
+#define PATCHVER_STABLE_DEFINER_H
 
 #include <git2.h>
 

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_EVIDENCE_H
-#define PATCHVER_EVIDENCE_H
+#ifndef PATCHVER_STABLE_EVIDENCE_H
+#define PATCHVER_STABLE_EVIDENCE_H
 
 #include <stdbool.h>
 #include <stddef.h>

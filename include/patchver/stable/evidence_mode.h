@@ -1,5 +1,5 @@
-#ifndef PATCHVER_EVIDENCE_MODE_H
-#define PATCHVER_EVIDENCE_MODE_H
+#ifndef PATCHVER_STABLE_EVIDENCE_MODE_H
+#define PATCHVER_STABLE_EVIDENCE_MODE_H
 
 /*
  * --evidence: which evidence may decide a triage's groups (origin.c) --

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_FIXBLAME_H
-#define PATCHVER_FIXBLAME_H
+#ifndef PATCHVER_STABLE_FIXBLAME_H
+#define PATCHVER_STABLE_FIXBLAME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,8 +48,8 @@ struct fixblame {
 };
 
 /*
- * Blame diff's preimage lines at commit base of dag (loaded).  0, or -1
- * with a libgit2 error.
+ * Blame diff's preimage lines at commit base of dag (loaded).  0, or
+ * PV_ECORRUPT (lineblame.h).
  */
 int fixblame_run(git_repository *repo, struct dag *dag, uint32_t base,
 	       const char *diff, struct fixblame *out);

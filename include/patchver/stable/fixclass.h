@@ -1,5 +1,5 @@
-#ifndef PATCHVER_FIXCLASS_H
-#define PATCHVER_FIXCLASS_H
+#ifndef PATCHVER_STABLE_FIXCLASS_H
+#define PATCHVER_STABLE_FIXCLASS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -111,7 +111,7 @@ enum fix_shape {
 	FIXSHAPE_FEATURE,           /* the subject says it adds or reworks */
 };
 
-struct fix_verdict {
+struct fix_kind {
 	enum fix_class cls;
 	enum fix_word word;
 	uint32_t word_commit;       /* the commit the word names, or PV_NONE */
@@ -129,9 +129,9 @@ struct fix_verdict {
  * series -- a word about unreleased code is no word for stable.
  */
 typedef bool fix_released_fn(void *ctx, uint32_t commit);
-void fixclass_judge(struct fix_verdict *out, const struct patch *p, unsigned nparents, bool late,
+void fixclass_judge(struct fix_kind *out, const struct patch *p, unsigned nparents, bool late,
 		    const struct evidence_list *ev, fix_released_fn *released, void *ctx);
-void fix_verdict_free(struct fix_verdict *v);
+void fix_kind_free(struct fix_kind *v);
 
 /*
  * Was a commit whose first release is tag first (PV_NONE: none yet)

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_MATCH_H
-#define PATCHVER_MATCH_H
+#ifndef PATCHVER_STABLE_MATCH_H
+#define PATCHVER_STABLE_MATCH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,14 +1,14 @@
-#ifndef PATCHVER_ORIGIN_H
-#define PATCHVER_ORIGIN_H
+#ifndef PATCHVER_STABLE_ORIGIN_H
+#define PATCHVER_STABLE_ORIGIN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "patchver/engine/history.h"
-#include "patchver/stable/fixblame.h"
 #include "patchver/stable/evidence.h"
 #include "patchver/stable/evidence_mode.h"
+#include "patchver/stable/fixblame.h"
 
 /*
  * Where the code a fix changes came from: its hunks grouped by origin,

@@ -1,5 +1,5 @@
-#ifndef PATCHVER_PATCH_H
-#define PATCHVER_PATCH_H
+#ifndef PATCHVER_STABLE_PATCH_H
+#define PATCHVER_STABLE_PATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

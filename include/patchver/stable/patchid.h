@@ -1,5 +1,5 @@
-#ifndef PATCHVER_PATCHID_H
-#define PATCHVER_PATCHID_H
+#ifndef PATCHVER_STABLE_PATCHID_H
+#define PATCHVER_STABLE_PATCHID_H
 
 #include <stdbool.h>
 #include <git2.h>

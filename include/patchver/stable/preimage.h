@@ -1,5 +1,5 @@
-#ifndef PATCHVER_PREIMAGE_H
-#define PATCHVER_PREIMAGE_H
+#ifndef PATCHVER_STABLE_PREIMAGE_H
+#define PATCHVER_STABLE_PREIMAGE_H
 
 #include <stddef.h>
 #include <git2.h>

@@ -1,17 +1,17 @@
-#ifndef PATCHVER_TRIAGE_H
-#define PATCHVER_TRIAGE_H
+#ifndef PATCHVER_STABLE_TRIAGE_H
+#define PATCHVER_STABLE_TRIAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "patchver/stable/backports.h"
-#include "patchver/stable/fixblame.h"
-#include "patchver/stable/evidence.h"
-#include "patchver/stable/evidence_mode.h"
-#include "patchver/stable/fixclass.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
+#include "patchver/stable/backports.h"
+#include "patchver/stable/evidence.h"
+#include "patchver/stable/evidence_mode.h"
+#include "patchver/stable/fixblame.h"
+#include "patchver/stable/fixclass.h"
 #include "patchver/stable/origin.h"
 #include "patchver/stable/patch.h"
 
@@ -56,7 +56,7 @@ struct triage {
 	struct patch fixp;
 	uint32_t fix_first;                 /* first release of the fix */
 	struct evidence_list ev;
-	struct fix_verdict fixv;            /* is it a fix? (fixclass.h) */
+	struct fix_kind fix_kind;           /* is it a fix? (fixclass.h) */
 	struct fixblame blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
@@ -107,14 +107,5 @@ uint32_t triage_introducer(const struct triage *t, const struct history *h, uint
  * what its message says (Fixes:, commit mentions, Cc: stable).
  */
 int triage_read(struct triage *t, struct history *h, uint32_t fix);
-
-/* Each group's verdict and the note on the fix's Cc: stable tag (verdict.c). */
-void triage_verdict(struct triage *t, const struct history *h);
-
-/* "stable-candidate", "possible-stable-candidate", "not-for-stable", ... */
-const char *triage_class_key(enum triage_class cls);
-
-/* "certain", "likely", "uncertain", "none" */
-const char *confidence_name(enum confidence conf);
 
 #endif
