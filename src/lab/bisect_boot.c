@@ -13,6 +13,8 @@
 #include "patchver/engine/revs.h"
 #include "patchver/stable/triage.h"
 #include "patchver/lab/bisect_run.h"
+#include "patchver/lab/bisect_search.h"
+#include "patchver/lab/bisect_state.h"
 
 const char *bisect_answer_name(enum bisect_answer v, bool fix_phase)
 {

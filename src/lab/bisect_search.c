@@ -1,5 +1,5 @@
 /*
- * A bisection's searches (bisect_run.h): its ends checked, the releases
+ * A bisection's searches (bisect_search.h): its ends checked, the releases
  * between them (bisect.h's search over release tags), then the commits,
  * and the answer confirmed by booting it again.
  */
@@ -8,7 +8,8 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
-#include "patchver/lab/bisect_run.h"
+#include "patchver/lab/bisect_search.h"
+#include "patchver/lab/bisect_state.h"
 #include "patchver/lab/input.h"
 
 struct search {

@@ -1,5 +1,5 @@
 /*
- * One state of a bisection (bisect_run.h): built and booted as many
+ * One state of a bisection (bisect_state.h): built and booted as many
  * times as asked, its answer from the guest's checks or the lab's
  * judgement, or recalled from the journal of an interrupted run.
  */
@@ -11,7 +11,7 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
-#include "patchver/lab/bisect_run.h"
+#include "patchver/lab/bisect_state.h"
 #include "patchver/lab/digest.h"
 
 static void step_done(const struct bisect_run *b, const struct bisect_step *s)

@@ -14,6 +14,8 @@
 #include "patchver/stable/patch.h"
 #include "patchver/lab/input.h"
 #include "patchver/lab/prereq.h"
+#include "patchver/lab/verify_candidates.h"
+#include "patchver/lab/verify_measure.h"
 #include "patchver/lab/verify_run.h"
 
 /* Does the kernel tree hold the fix commit itself (a clone of the history)? */

@@ -1,5 +1,5 @@
 /*
- * --verify-boot's candidates (verify_run.h), one scenario each: the
+ * --verify-boot's candidates (verify_candidates.h), one scenario each: the
  * history's releases from the fix's triage, a patch series that models
  * the story, or the user's --candidate and --expect.
  */
@@ -11,7 +11,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
 #include "patchver/lab/input.h"
-#include "patchver/lab/verify_run.h"
+#include "patchver/lab/verify_candidates.h"
 
 static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
 {

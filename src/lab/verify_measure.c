@@ -1,12 +1,13 @@
 /*
- * --verify-boot --measure (verify_run.h): where the bug shows, by boot,
+ * --verify-boot --measure (verify_measure.h): where the bug shows, by boot,
  * beside the text's releases.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "patchver/base/util.h"
-#include "patchver/lab/verify_run.h"
+#include "patchver/lab/verify_candidates.h"
+#include "patchver/lab/verify_measure.h"
 
 static bool planned_tag(const struct verify *v, uint32_t tag)
 {

@@ -1,0 +1,27 @@
+#ifndef PATCHVER_LAB_BISECT_STATE_H
+#define PATCHVER_LAB_BISECT_STATE_H
+
+#include <stddef.h>
+
+#include "patchver/lab/bisect_run.h"
+
+/*
+ * One state of a bisection (struct bisect_run, bisect_run.h): built and
+ * booted as many times as asked, its answer from the guest's checks or the
+ * lab's judgement, or recalled from the journal of an interrupted run.
+ */
+
+/*
+ * Build and boot a state `repeat` times (label: the caller's, now the
+ * step's); its answer is the boots' when they agree, "flaky" when
+ * they do not, "skip" when none can tell; a step the journal recalls is
+ * not booted.  0 or the lab's PV_E* code.
+ */
+int bisect_test_state(struct bisect_run *b, const char *kind, char *label, const git_oid *commit,
+		      struct kpatch **patches, size_t np, int repeat,
+		      enum bisect_answer *answer);
+
+/* The journal of this bisection (its question hashed), opened through bisect_opts.journal. */
+void bisect_open_journal(struct bisect_run *b);
+
+#endif
