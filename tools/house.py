@@ -4,6 +4,8 @@ layers: no upward include, no include cycle):
 
   tools/house.py [SOURCE_DIR]
 
+- no include cycle among the headers of include/patchver (the configure
+  step checks that no layer includes a layer above it);
 - every file in src/lab at most 500 lines;
 - no function in src/lab or src/cli longer than 60 lines (from the
   function's opening brace to its closing one, both at column 0, as every
@@ -37,6 +39,36 @@ def sources(root, sub):
 
 def rel(root, path):
     return os.path.relpath(path, root)
+
+
+def header_cycles(root):
+    """Headers that include each other in a loop, one line per loop."""
+    inc = os.path.join(root, "include")
+    graph = {}
+    for dirpath, _, files in os.walk(inc):
+        for f in files:
+            if f.endswith(".h"):
+                path = os.path.join(dirpath, f)
+                name = os.path.relpath(path, inc)
+                with open(path) as fh:
+                    graph[name] = re.findall(r'^#include "(patchver/[^"]+)"', fh.read(), re.M)
+    state, found = {}, []
+
+    def visit(h, stack):
+        state[h] = "open"
+        stack.append(h)
+        for d in graph.get(h, []):
+            if state.get(d) == "open":
+                found.append(" -> ".join(stack[stack.index(d):] + [d]))
+            elif d in graph and d not in state:
+                visit(d, stack)
+        stack.pop()
+        state[h] = "done"
+
+    for h in sorted(graph):
+        if h not in state:
+            visit(h, [])
+    return [f"include cycle: {c}" for c in found]
 
 
 def long_files(root):
@@ -135,7 +167,8 @@ def repeated_blocks(root):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
     root = os.path.abspath(root)
-    breaches = list(long_files(root)) + list(long_functions(root)) + repeated_blocks(root)
+    breaches = (header_cycles(root) + list(long_files(root)) + list(long_functions(root)) +
+                repeated_blocks(root))
     for b in breaches:
         print(b)
     return 1 if breaches else 0

@@ -209,3 +209,14 @@ int bisect_commits(struct dag *dag, uint32_t old, uint32_t new, bisect_commit_or
 	free(olds);
 	return ret;
 }
+
+const char *bisect_answer_name(enum bisect_answer v, bool fix_phase)
+{
+	if (v == BISECT_FLAKY)
+		return "flaky";
+	if (v == BISECT_SKIP)
+		return "skip";
+	if (v == BISECT_NEW)
+		return fix_phase ? "good (fixed)" : "bad";
+	return fix_phase ? "bad (not fixed)" : "good";
+}

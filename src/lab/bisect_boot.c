@@ -16,32 +16,6 @@
 #include "patchver/lab/bisect_search.h"
 #include "patchver/lab/bisect_state.h"
 
-const char *bisect_answer_name(enum bisect_answer v, bool fix_phase)
-{
-	if (v == BISECT_FLAKY)
-		return "flaky";
-	if (v == BISECT_SKIP)
-		return "skip";
-	if (v == BISECT_NEW)
-		return fix_phase ? "good (fixed)" : "bad";
-	return fix_phase ? "bad (not fixed)" : "good";
-}
-
-int bisect_run_confirm_boots(const struct bisect_run *b)
-{
-	return b->o->repeat > 3 ? b->o->repeat : 3;
-}
-
-const char *bisect_answer_name_of(const struct bisect_run *b, enum bisect_answer v)
-{
-	return bisect_answer_name(v, b->fix_mode);
-}
-
-char *bisect_run_hex12(const struct bisect_run *b, uint32_t c)
-{
-	return xstrndup(git_oid_tostr_s(&b->h->dag.oids[c]), 12);
-}
-
 /* --- revs, the window, the triage's view, reports */
 
 /* A rev: its commit, and the release tag it names (PV_NONE: not a tag). */

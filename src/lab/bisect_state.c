@@ -20,6 +20,22 @@ static void step_done(const struct bisect_run *b, const struct bisect_step *s)
 		b->ev->step(b->ev->data, s, b->res.nsteps);
 }
 
+
+int bisect_run_confirm_boots(const struct bisect_run *b)
+{
+	return b->o->repeat > 3 ? b->o->repeat : 3;
+}
+
+const char *bisect_answer_name_of(const struct bisect_run *b, enum bisect_answer v)
+{
+	return bisect_answer_name(v, b->fix_mode);
+}
+
+char *bisect_run_hex12(const struct bisect_run *b, uint32_t c)
+{
+	return xstrndup(git_oid_tostr_s(&b->h->dag.oids[c]), 12);
+}
+
 /* Does this check decide?  (--test names them; default: every check.) */
 static bool selected(const struct bisect_run *b, const char *name)
 {

@@ -70,4 +70,7 @@ int bisect_commits(struct dag *dag, uint32_t old, uint32_t new, bisect_commit_or
 		   void *ctx, void (*on_stage)(void *ctx, size_t n, bool merged),
 		   struct bisect_commits_result *r);
 
+/* "good", "bad", "flaky", "skip"; in the fix phase "good (fixed)", "bad (not fixed)". */
+const char *bisect_answer_name(enum bisect_answer answer, bool fix_phase);
+
 #endif

@@ -130,7 +130,5 @@ int bisect_boot_boundary(struct history *h, struct lab *l, const struct bisect_b
 const char *bisect_state_name(const struct history *h, uint32_t tag, uint32_t commit,
 			      char hex[13]);
 
-/* "good", "bad", "flaky", "skip"; in the fix phase "good (fixed)", "bad (not fixed)". */
-const char *bisect_answer_name(enum bisect_answer answer, bool fix_phase);
 
 #endif

@@ -26,13 +26,4 @@ struct bisect_run {
 	struct bisect_boot_result res;
 };
 
-/* Boots of the final answer: the steps' count, at least 3. */
-int bisect_run_confirm_boots(const struct bisect_run *b);
-
-/* bisect_answer_name in the run's phase */
-const char *bisect_answer_name_of(const struct bisect_run *b, enum bisect_answer v);
-
-/* A commit's 12-digit id (caller frees). */
-char *bisect_run_hex12(const struct bisect_run *b, uint32_t c);
-
 #endif

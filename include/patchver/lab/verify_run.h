@@ -47,7 +47,7 @@ struct verify {
 	bool measured;
 };
 
-/* Run candidate i, and find its build prerequisites when it needs them (verify.c). */
+/* Run candidate i, and find its build prerequisites when it needs them (verify_run.c). */
 int verify_run_candidate(struct verify *v, size_t i);
 
 #endif
