@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "patchver/base/error.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/oid.h"
@@ -319,10 +320,16 @@ static void close_commit(struct cgraph_reach *r, int fate)
  * its other parents (a merged branch's whole side history) are never
  * walked.  Fates are kept over all calls.
  */
+static int damaged(void)
+{
+	return pv_error_set(PV_ECORRUPT, "the commit-graph is damaged (a cycle, or a parent "
+			    "out of range)");
+}
+
 int cgraph_reaches(struct cgraph_reach *r, uint32_t from)
 {
 	if (r->broken || from >= r->total)
-		return -1;
+		return damaged();
 	if (r->state[from] == UNSEEN)
 		r->state[from] = (uint8_t)open_commit(r, from);
 	while (r->nframes && !r->broken) {
@@ -350,7 +357,7 @@ int cgraph_reaches(struct cgraph_reach *r, uint32_t from)
 		}
 	}
 	if (r->broken)
-		return -1;
+		return damaged();
 	return r->state[from] == YES;
 }
 

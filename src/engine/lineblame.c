@@ -627,9 +627,12 @@ int lineblame(git_repository *repo, struct dag *dag, uint32_t base,
 			give(&b, si, lines[i], i);
 	while (b.nheap && !ret)
 		ret = pass_blame(&b, heap_pop(&b));
-	/* inside, -1 is a libgit2 failure (a missing object), as libgit2 words it */
+	/*
+	 * inside, -1 is a missing object: libgit2's words when it read it,
+	 * else treepath's, recorded already
+	 */
 	if (ret)
-		ret = pv_error_set(PV_ECORRUPT, "%s", git_errmsg());
+		ret = git_error_last() ? pv_error_set(PV_ECORRUPT, "%s", git_errmsg()) : PV_ECORRUPT;
 out:
 	for (size_t i = 0; i < b.ns; i++)
 		free(b.s[i].v);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "patchver/base/error.h"
 #include "patchver/engine/objstore.h"
 #include "patchver/engine/oid.h"
 
@@ -800,10 +801,16 @@ int objstore_read(struct objstore *s, const unsigned char *oid, size_t max, stru
 	uint64_t off;
 	struct pack *p = find_entry(s, oid, &off);
 
+	int type;
+
 	trim(s);
-	if (p)
-		return read_packed(s, p, off, max, out);
-	return read_loose(s, oid, max, out);
+	type = p ? read_packed(s, p, off, max, out) : read_loose(s, oid, max, out);
+	if (type < 0) {
+		char hex[2 * 20 + 1];   /* 20 raw bytes in hex */
+		return pv_error_set(PV_EDECLINED, "object %s: not in the object files as this "
+				    "reader takes them", oid_to_hex(hex, sizeof(hex), oid));
+	}
+	return type;
 }
 
 /* The length of line p..q without its trailing whitespace. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/error.h"
 #include "patchver/base/util.h"
 #include "patchver/engine/objstore.h"
 #include "patchver/engine/treepath.h"
@@ -386,6 +387,15 @@ static int walk_changed(struct changes *ch, const git_oid *a, const git_oid *b,
 	return ret;
 }
 
+/* Inside, -1 is a tree libgit2 could not read: outside, PV_ECORRUPT with the trees' ids. */
+static int unreadable(const git_oid *a, const git_oid *b)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return pv_error_set(PV_ECORRUPT, "cannot read the trees %s and %s",
+			    a ? git_oid_tostr(hex, sizeof(hex), a) : "(empty)", git_oid_tostr_s(b));
+}
+
 int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t max,
 		     struct tree_change **out)
 {
@@ -396,7 +406,7 @@ int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t ma
 	if (ret < 0) {
 		treepath_changes_free(ch.v, ch.v ? n : 0);
 		ch.v = NULL;
-		n = -1;
+		n = unreadable(a, b);
 	}
 	if (out)
 		*out = ch.v;
@@ -468,5 +478,5 @@ int treepath_top_mask(struct tree_memo *m, const git_oid *parent, const git_oid 
 		ret = merge_entries(parent ? &ra : NULL, &rb, mask_pair, mask);
 	raw_free(&ra);
 	raw_free(&rb);
-	return ret;
+	return ret < 0 ? unreadable(parent, tree) : ret;
 }

@@ -16,6 +16,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "patchver/base/error.h"
 #include "patchver/engine/objstore.h"
 
 struct ids {
@@ -57,7 +58,7 @@ static void same_as_libgit2(git_odb *odb, struct objstore *s, const struct ids *
 	}
 	CHECK(checked == ids->nr && checked > 0);
 	memset(&unknown, 0xab, sizeof(unknown));
-	CHECK(objstore_read(s, unknown.id, 0, &whole) == -1);
+	CHECK(objstore_read(s, unknown.id, 0, &whole) == PV_EDECLINED);
 	/* ids next to present ones: found exactly when git has them */
 	for (size_t i = 0; i < ids->nr; i += 3) {
 		unknown = ids->v[i];
@@ -147,7 +148,7 @@ static void damaged_reads(const char *gitdir, const struct ids *ids, int rounds)
 		CHECK(s != NULL);
 		for (size_t i = 0; i < ids->nr && s; i++) {
 			int type = objstore_read(s, ids->v[i].id, (i & 1) ? 64 : 0, &out);
-			CHECK(type == -1 || (type >= 1 && type <= 4));
+			CHECK(type == PV_EDECLINED || (type >= 1 && type <= 4));
 		}
 		objstore_close(s);
 		pack[at] = was;

@@ -14,6 +14,7 @@
 #include <git2.h>
 
 #include "check.h"
+#include "patchver/base/error.h"
 #include "patchver/engine/history.h"
 
 #define CDAT_WIDTH 36
@@ -138,7 +139,7 @@ static void check_cycle(struct history *h, const char *repo)
 	cgraph_open_objdir(&g, objdir);
 	CHECK(cgraph_present(&g));
 	cgraph_reach_init(&r, &g, cgraph_pos(&g, &h->dag.oids[root]));
-	CHECK(cgraph_reaches(&r, cgraph_pos(&g, &h->dag.oids[tip])) == -1);
+	CHECK(cgraph_reaches(&r, cgraph_pos(&g, &h->dag.oids[tip])) == PV_ECORRUPT);
 	CHECK(r.broken);
 	cgraph_reach_free(&r);
 	cgraph_close(&g);

@@ -97,7 +97,7 @@ struct cgraph_reach {
 };
 
 void cgraph_reach_init(struct cgraph_reach *r, const struct cgraph *g, uint32_t target);
-/* 1: from contains the target; 0: it does not; -1: the graph is damaged. */
+/* 1: from contains the target; 0: it does not; PV_ECORRUPT: the graph is damaged. */
 int cgraph_reaches(struct cgraph_reach *r, uint32_t from);
 void cgraph_reach_free(struct cgraph_reach *r);
 

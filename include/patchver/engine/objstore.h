@@ -34,7 +34,9 @@ void objstore_close(struct objstore *s);
 /*
  * Object oid (20 raw bytes) into out, replacing what out held: its whole
  * data, or with max > 0 at least its first max bytes (all of it if
- * shorter), enough for a header.  Returns its type, or -1.
+ * shorter), enough for a header.  Returns its type (OBJSTORE_*), or
+ * PV_EDECLINED when the files do not hold it in a form this reader takes
+ * (absent, damaged, an unknown encoding): libgit2 then reads it.
  */
 int objstore_read(struct objstore *s, const unsigned char *oid, size_t max,
 		  struct sbuf *out);

@@ -63,7 +63,7 @@ struct tree_memo {
 	unsigned next;
 };
 
-/* The top mask of tree against parent (NULL: a root commit); -1 if unreadable. */
+/* The top mask of tree against parent (NULL: a root commit): 0, or PV_ECORRUPT if unreadable. */
 int treepath_top_mask(struct tree_memo *m, const git_oid *parent, const git_oid *tree,
 		      uint64_t *mask);
 void tree_memo_free(struct tree_memo *m);
@@ -79,7 +79,7 @@ struct tree_change {
  * tree), recursing only into subtrees whose ids differ, as git's tree diff
  * does without rename detection (modes compared as git canonicalises
  * them).  Stops after max + 1 paths.  Returns how many were found (at most
- * max + 1), -1 if a tree cannot be read; *out (may be NULL) gets them,
+ * max + 1), PV_ECORRUPT if a tree cannot be read; *out (may be NULL) gets them,
  * freed with treepath_changes_free().
  */
 int treepath_changed(git_odb *odb, const git_oid *a, const git_oid *b, size_t max,
