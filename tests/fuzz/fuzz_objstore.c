@@ -6,7 +6,7 @@
  * body, then the body.  The harness writes a pack ("PACK", version 2, the
  * body, a 20-byte trailer) and a version 2 index whose entry k has the id
  * of twenty bytes k + 1 and the k-th offset, then reads every entry whole
- * and as a prefix.  A read returns an object or -1; anything else aborts.
+ * and as a prefix.  A read returns an object or PV_EDECLINED; anything else aborts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "patchver/base/error.h"
 #include "patchver/engine/objstore.h"
 
 static char dir[64];
@@ -92,10 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		memset(oid, (int)(k + 1), sizeof(oid));
 		type = objstore_read(s, oid, 0, &out);
-		if (type != -1 && (type < 1 || type > 4))
+		if (type != PV_EDECLINED && (type < 1 || type > 4))
 			abort();
 		type = objstore_read(s, oid, 16, &out);
-		if (type != -1 && (type < 1 || type > 4))
+		if (type != PV_EDECLINED && (type < 1 || type > 4))
 			abort();
 	}
 	objstore_close(s);
