@@ -1,7 +1,6 @@
 /*
  * Opening a repository and loading what every query needs.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,6 @@
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
 
-#include "patchver/base/cachedir.h"
 #include "patchver/base/error.h"
 #include "patchver/base/notice.h"
 #include "patchver/base/util.h"
@@ -199,25 +197,18 @@ static char *index_ident(git_repository *repo)
 static void build_index(struct history *h, const char *ident, const char *glob,
 			enum history_index_state state)
 {
-	char *dir = xstrdup(h->ix_path), *slash = strrchr(dir, '/');
-
 	indexer_build(&h->ix, &h->dag, &h->tags, ident, glob);
 	/* this run's path walks skip commits by the top masks just computed */
 	h->dag.topmask = h->ix.dag.topmask;
 	h->dag.topmask_nr = h->ix.dag.nr;
 	h->have_ix = true;
 	h->ix_state = state;
-	*slash = '\0';
-	if (cachedir_mkdirs(dir) < 0)
-		pv_notice(PV_NOTICE_WARNING, "cannot save the release index %s: %s (the next run "
-			  "computes it again)", h->ix_path, strerror(errno));
-	else if (relindex_write(&h->ix, h->ix_path) < 0)
+	if (relindex_write(&h->ix, h->ix_path) < 0)
 		pv_notice(PV_NOTICE_WARNING, "%s (the next run computes it again)",
 			  pv_error_last()->message);
 	else
 		h->ix_saved = true;
 	h->ix_refs_known = h->ix_saved && h->ix.tag_digest;
-	free(dir);
 }
 
 static int open_indexed(struct history *h, const struct history_opts *opts)

@@ -510,8 +510,12 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 int relindex_write(const struct relindex *ix, const char *path)
 {
 	char *lock = xstrfmt("%s.lock", path), *tmp = xstrfmt("%s.tmp", path);
-	int lfd, fd = -1, ret = -1, saved;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : NULL;
+	int lfd = -1, fd = -1, ret = -1, saved;
 
+	if (dir && cachedir_mkdirs(dir) < 0)
+		goto out;
 	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lfd < 0)
 		goto out;
@@ -544,6 +548,7 @@ out:
 		close(lfd);   /* drops the lock */
 	free(lock);
 	free(tmp);
+	free(dir);
 	if (ret)
 		ret = pv_error_set(PV_EWRITE, "cannot save the release index %s: %s", path,
 				   strerror(saved));

@@ -116,10 +116,10 @@ void relindex_from_data(struct relindex *ix, const struct relindex_data *d);
 void relindex_close(struct relindex *ix);
 
 /*
- * Write ix's image to path: under path.lock (writers take turns), into
- * path.tmp, renamed into place, so a reader sees the old file or the new
- * one, never part of one.  0, or PV_EWRITE ("cannot save the release
- * index PATH: ...").
+ * Write ix's image to path (its directory made first): under path.lock
+ * (writers take turns), into path.tmp, renamed into place, so a reader
+ * sees the old file or the new one, never part of one.  0, or PV_EWRITE
+ * ("cannot save the release index PATH: ...").
  */
 int relindex_write(const struct relindex *ix, const char *path);
 
