@@ -10,16 +10,9 @@
 #      (needed, missing, does not apply without c8)
 #   c10 names the commit that broke it ("introduced by"): a fix, needed
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-tmp=$(scratch)
-trap 'rm -rf "$tmp"' EXIT
-r=$tmp/repo
-git init -q -b master "$r"
-cd "$r" || exit 1
+new_history
 export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
-t=1600000000
 commit() { t=$((t + 3600)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -qam "$1"; git rev-parse HEAD; }
-tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
-line() { sed -i "${2}s/.*/$3/" "$1"; }
 for f in f1 f2 f3 f4; do
 	for i in $(seq 1 10); do echo "$f original line number $i of the release"; done > $f.c
 done

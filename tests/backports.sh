@@ -19,15 +19,7 @@
 #     by patch-id all the same, and said)
 #  10 C10 and F10 backported in .4 by one commit naming both
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-tmp=$(scratch)
-trap 'rm -rf "$tmp"' EXIT
-r=$tmp/repo
-git init -q -b master "$r"
-cd "$r" || exit 1
-t=1600000000
-commit() { t=$((t + 3600)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -qam "$1"; }
-tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
-line() { sed -i "${2}s/.*/$3/" "$1"; }
+new_history
 # culprits change line 2 of sN.c, fixes line 8: far enough apart that each
 # applies without the other
 for n in 1 2 3 4 5 6 7 8 9 10; do

@@ -20,16 +20,9 @@
 #   nw no sign at all, in the merge window   not a fix
 #   lt the same, merged after -rc1           possible (merged after -rc1)
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
-tmp=$(scratch)
-trap 'rm -rf "$tmp"' EXIT
-r=$tmp/repo
-git init -q -b master "$r"
-cd "$r" || exit 1
+new_history
 export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
-t=1600000000
 commit() { t=$((t + 3600)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -q "$@"; git rev-parse HEAD; }
-tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
-line() { sed -i "${2}s/.*/$3/" "$1"; }
 mkdir -p drivers/usb Documentation fs
 printf 'KEYS\nM:\tSomeone <someone@example.org>\nF:\tsecurity/keys/\n\n' > MAINTAINERS
 for i in $(seq 1 12); do echo "Documentation line $i of the release"; done > Documentation/keys.txt

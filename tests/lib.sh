@@ -105,6 +105,24 @@ first_releases() {
 
 scratch() { mktemp -d "${TMPDIR:-/tmp}/patchver-test.XXXXXX"; }
 
+# new_history: a scratch directory $tmp (gone on exit) holding an empty
+# repository $r, made the current directory; commit, tag and line below
+# step the dates an hour from $t, so that every id is the same each run.
+new_history() {
+	tmp=$(scratch)
+	trap 'rm -rf "$tmp"' EXIT
+	r=$tmp/repo
+	git init -q -b master "$r"
+	cd "$r" || exit 1
+	t=1600000000
+}
+# commit MESSAGE: every change so far, an hour after the last
+commit() { t=$((t + 3600)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -qam "$1"; }
+# tag NAME: an annotated tag of HEAD
+tag() { GIT_COMMITTER_DATE="$t +0000" git tag -a -m "$1" "$1"; }
+# line FILE N TEXT: line N of FILE becomes TEXT
+line() { sed -i "${2}s/.*/$3/" "$1"; }
+
 # copy_source DEST: the checkout's files (tracked, and new ones not ignored)
 # into DEST, so that a build from there leaves the checkout untouched
 copy_source() {

@@ -84,6 +84,7 @@ _patchver()
 	if [[ $cur == -* ]]; then
 		opts="-C --json --version --help --describe --name-rev --tags-containing
 			--first-release --match --stdin --index --no-index --triage --evidence --patch --range
+			--backport --onto
 			--patch-id --verify-boot --candidate --expect --bug --patch-series --max-states
 			--releases --dry-run --measure --affected-from
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume

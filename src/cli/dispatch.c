@@ -11,6 +11,7 @@
 #include "patchver/engine/history.h"
 #include "patchver/lab/lab.h"
 #include "patchver/cli/audit_report.h"
+#include "patchver/cli/backport_report.h"
 #include "patchver/cli/bisect_report.h"
 #include "patchver/cli/boot_record.h"
 #include "patchver/cli/diag.h"
@@ -131,6 +132,11 @@ static int run_job(const struct options *o, const struct command_line *cl, struc
 		return run_audit(o, h);
 	case JOB_TRIAGE:
 		return run_triage(o, h, cl->revs, cl->nrevs);
+	case JOB_BACKPORT: {
+		struct backport_report_opts b = { o->json, cl->nrevs ? cl->revs[0] : NULL,
+						  o->patch, o->onto };
+		return backport_report(h, &b);
+	}
 	case JOB_NAMES_STDIN:
 		return report_stdin(h, &ropts, stdin);
 	case JOB_NAMES:

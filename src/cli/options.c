@@ -72,6 +72,21 @@ static int check_audit_options(size_t nrevs)
 	return 0;
 }
 
+/* --backport FIX --onto REV, or --patch FILE --backport --onto REV. */
+static int check_backport_options(const struct command_line *cl)
+{
+	if (!opt.backport)
+		return opt.onto ? error(EXIT_USAGE, "--onto names the release for --backport") : 0;
+	if (!opt.onto || !*opt.onto)
+		return error(EXIT_USAGE, "--backport needs --onto REV: the release to apply the fix to");
+	if (cl->nrevs + (opt.patch != NULL) != 1)
+		return error(EXIT_USAGE, "--backport takes one fix: a revision, or --patch FILE");
+	if (opt.triage || opt.patch_id || opt.verify_boot || opt.bisect_boot || opt.audit ||
+	    opt.use_stdin || opt.index || opt.cve_json || cl->mode != REPORT_FULL)
+		return error(EXIT_USAGE, "--backport goes with no other mode");
+	return 0;
+}
+
 /* Options that belong to one mode only. */
 static int check_bisect_options(size_t nrevs)
 {
@@ -205,6 +220,13 @@ static struct poptOption triage_options[] = {
 	POPT_TABLEEND
 };
 
+static struct poptOption backport_options[] = {
+	{ "backport", 0, POPT_ARG_NONE, &opt.backport, 0,
+	  "does the fix apply to --onto; what must go in first", NULL },
+	{ "onto", 0, POPT_ARG_STRING, &opt.onto, 0, "the release to backport to", "REV" },
+	POPT_TABLEEND
+};
+
 static struct poptOption boot_options[] = {
 	{ "verify-boot", 0, POPT_ARG_NONE, &opt.verify_boot, 0,
 	  "boot the triage's kernels with and without the fix", NULL },
@@ -295,6 +317,8 @@ static struct poptOption options[] = {
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, query_options, 0,
 	  "Query (patchver [--describe|...] REV...):", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, triage_options, 0, "Triage:", NULL },
+	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, backport_options, 0,
+	  "Backport (--backport FIX --onto REV):", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, boot_options, 0, "Boot (--verify-boot FIX):", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, bisect_options, 0, "Bisect (--bisect-boot):", NULL },
 	{ NULL, 0, POPT_ARG_INCLUDE_TABLE, repro_options, 0,
@@ -325,7 +349,8 @@ static int check_options(struct command_line *cl)
 	size_t nrevs = cl->nrevs;
 	int ret;
 
-	if ((ret = pick_mode(&cl->mode)) || (ret = check_bisect_options(nrevs)) ||
+	if ((ret = pick_mode(&cl->mode)) || (ret = check_backport_options(cl)) ||
+	    (ret = check_bisect_options(nrevs)) ||
 	    (ret = check_audit_options(nrevs)) || (ret = check_range("--range", opt.range)) ||
 	    (ret = check_range("--audit", opt.audit)))
 		return ret;
@@ -377,6 +402,8 @@ static enum job job_of_options(void)
 		return JOB_BISECT_BOOT;
 	if (opt.audit)
 		return JOB_AUDIT;
+	if (opt.backport)
+		return JOB_BACKPORT;
 	if (opt.patch || opt.triage || opt.patch_id)
 		return JOB_TRIAGE;
 	return opt.use_stdin ? JOB_NAMES_STDIN : JOB_NAMES;
@@ -429,6 +456,7 @@ void options_free(struct command_line *cl)
 	free(opt.tests);
 	free(opt.audit);
 	free(opt.only);
+	free(opt.onto);
 	strv_free(opt.candidates);
 	strv_free(opt.expects);
 	free(opt.reproducer);

@@ -1,327 +1,532 @@
 /*
- * git apply, in memory: hunks found where git would find them.
+ * A diff applied to a tree in memory: exactly, with fuzz, or merged.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "patchver/base/error.h"
 #include "patchver/base/util.h"
 #include "patchver/stable/apply.h"
 
-struct lines {
-	char **v;                   /* each with its '\n' (the last may lack it) */
-	size_t *len;
-	size_t nr, alloc;
-};
-
-static void lines_add(struct lines *l, const char *s, size_t n)
+static int cmp_u64(const void *a, const void *b)
 {
-	l->v = xgrow(l->v, &l->alloc, l->nr + 1, sizeof(*l->v));
-	l->len = xrealloc(l->len, l->alloc * sizeof(*l->len));
-	l->v[l->nr] = xstrndup(s, n);
-	l->len[l->nr++] = n;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
-static void lines_split(struct lines *l, const char *s, size_t n)
+const char *apply_how_name(enum apply_how how)
 {
-	const char *end = s + n;
+	static const char *const names[] = { "clean", "fuzz", "3way", "adapted", "conflict" };
 
-	while (s < end) {
-		const char *eol = memchr(s, '\n', (size_t)(end - s));
-		size_t len = eol ? (size_t)(eol - s) + 1 : (size_t)(end - s);
-		lines_add(l, s, len);
-		s += len;
+	return names[how];
+}
+
+void apply_report_free(struct apply_report *r)
+{
+	for (size_t i = 0; i < r->nfiles; i++) {
+		free(r->files[i].path);
+		free(r->files[i].places);
+		free(r->files[i].why);
 	}
+	free(r->files);
+	memset(r, 0, sizeof(*r));
 }
 
-static void lines_free(struct lines *l)
+const char *apply_report_why(const struct apply_report *r)
 {
-	for (size_t i = 0; i < l->nr; i++)
-		free(l->v[i]);
-	free(l->v);
-	free(l->len);
-	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < r->nfiles; i++)
+		if (r->files[i].why)
+			return r->files[i].why;
+	return NULL;
 }
 
-/* One file of the diff: its path before and after, and its hunks' lines. */
-struct file_patch {
-	char *old_path, *new_path;  /* NULL for /dev/null */
-	unsigned new_mode;
-	bool mode_change;
-	struct lines body;          /* "@@ ...", " ...", "-...", "+...", "\\ No newline" */
-};
-
-static bool matches_at(const struct lines *img, const struct lines *pre, size_t at)
+void apply_tree_init(struct apply_tree *t, git_repository *repo, const git_oid *tree)
 {
-	if (at + pre->nr > img->nr)
-		return false;
-	for (size_t i = 0; i < pre->nr; i++)
-		if (pre->len[i] != img->len[at + i] || memcmp(pre->v[i], img->v[at + i], pre->len[i]))
-			return false;
-	return true;
+	memset(t, 0, sizeof(*t));
+	t->repo = repo;
+	git_oid_cpy(&t->tree, tree);
 }
 
-/* The position nearest want where pre matches img, searching both ways. */
-static bool find_hunk(const struct lines *img, const struct lines *pre, size_t want, size_t *at)
+void apply_tree_only(struct apply_tree *t, char *const *paths, size_t n)
 {
-	for (size_t d = 0; d <= img->nr; d++) {
-		if (want >= d && matches_at(img, pre, want - d)) {
-			*at = want - d;
-			return true;
-		}
-		if (d && want + d <= img->nr && matches_at(img, pre, want + d)) {
-			*at = want + d;
-			return true;
-		}
+	for (size_t i = 0; i < t->nonly; i++)
+		free(t->only[i]);
+	free(t->only);
+	t->only = xmalloc((n ? n : 1) * sizeof(*t->only));
+	for (size_t i = 0; i < n; i++)
+		t->only[i] = xstrdup(paths[i]);
+	t->nonly = n;
+}
+
+void apply_tree_copy(struct apply_tree *dst, const struct apply_tree *src)
+{
+	apply_tree_init(dst, src->repo, &src->tree);
+	if (src->only)
+		apply_tree_only(dst, src->only, src->nonly);
+	dst->files = xmalloc((src->nr ? src->nr : 1) * sizeof(*dst->files));
+	dst->alloc = src->nr;
+	for (size_t i = 0; i < src->nr; i++) {
+		dst->files[i] = src->files[i];
+		dst->files[i].path = xstrdup(src->files[i].path);
+		text_lines_copy(&dst->files[i].text, &src->files[i].text);
 	}
+	dst->nr = src->nr;
+}
+
+void apply_tree_free(struct apply_tree *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		free(t->files[i].path);
+		text_lines_free(&t->files[i].text);
+	}
+	free(t->files);
+	for (size_t i = 0; i < t->nonly; i++)
+		free(t->only[i]);
+	free(t->only);
+	memset(t, 0, sizeof(*t));
+}
+
+static bool followed(const struct apply_tree *t, const char *path)
+{
+	if (!t->only)
+		return true;
+	for (size_t i = 0; i < t->nonly; i++)
+		if (!strcmp(t->only[i], path))
+			return true;
 	return false;
 }
 
-/* Apply the hunks of f to img, in place.  0, or the failing hunk's number (1-based). */
-static int apply_hunks(struct lines *img, const struct file_patch *f)
+/* The blob at path in tree id into text; *exists false if none.  0 or PV_ECORRUPT. */
+static int read_path(git_repository *repo, const git_oid *tree_id, const char *path,
+		     struct text_lines *text, bool *exists, unsigned *mode)
 {
-	size_t i = 0, hunk = 0;
-	long shift = 0;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int ret = 0;
 
-	while (i < f->body.nr) {
-		struct lines pre = { 0 }, post = { 0 };
-		long old_start = 0;
-		size_t at, want;
-
-		if (sscanf(f->body.v[i], "@@ -%ld", &old_start) != 1)
-			return (int)hunk + 1;
-		hunk++;
-		for (i++; i < f->body.nr && strncmp(f->body.v[i], "@@", 2); i++) {
-			const char *l = f->body.v[i];
-			size_t n = f->body.len[i];
-			if (*l == '\\') {   /* "\ No newline at end of file": for the line before */
-				char kind = f->body.v[i - 1][0];
-				if ((kind == ' ' || kind == '-') && pre.nr)
-					pre.len[pre.nr - 1]--;
-				if ((kind == ' ' || kind == '+') && post.nr)
-					post.len[post.nr - 1]--;
-				continue;
-			}
-			if (*l == ' ' || *l == '-')
-				lines_add(&pre, l + 1, n - 1);
-			if (*l == ' ' || *l == '+')
-				lines_add(&post, l + 1, n - 1);
-		}
-		want = old_start > 0 ? (size_t)(old_start - 1 + shift) : 0;
-		if (!find_hunk(img, &pre, want, &at)) {
-			lines_free(&pre);
-			lines_free(&post);
-			return (int)hunk;
-		}
-		for (size_t k = 0; k < pre.nr; k++)
-			free(img->v[at + k]);
-		if (post.nr != pre.nr) {
-			size_t nr = img->nr - pre.nr + post.nr;
-			if (nr > img->alloc) {
-				img->alloc = nr;
-				img->v = xrealloc(img->v, nr * sizeof(*img->v));
-				img->len = xrealloc(img->len, nr * sizeof(*img->len));
-			}
-			memmove(img->v + at + post.nr, img->v + at + pre.nr,
-				(img->nr - at - pre.nr) * sizeof(*img->v));
-			memmove(img->len + at + post.nr, img->len + at + pre.nr,
-				(img->nr - at - pre.nr) * sizeof(*img->len));
-			img->nr = nr;
-		}
-		for (size_t k = 0; k < post.nr; k++) {
-			img->v[at + k] = post.v[k];
-			img->len[at + k] = post.len[k];
-			post.v[k] = NULL;
-		}
-		shift += (long)post.nr - (long)pre.nr + ((long)at - (long)want);
-		lines_free(&pre);
-		free(post.v);
-		free(post.len);
+	*exists = false;
+	if (git_tree_lookup(&tree, repo, tree_id) < 0) {
+		ret = pv_error_set(PV_ECORRUPT, "cannot read tree %s: %s", git_oid_tostr_s(tree_id),
+				   git_error_last() ? git_error_last()->message : "unknown error");
+		goto out;
 	}
-	return 0;
+	if (git_tree_entry_bypath(&e, tree, path) < 0)
+		goto out;               /* absent */
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		goto out;               /* a directory or a submodule: no file there */
+	if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0) {
+		ret = pv_error_set(PV_ECORRUPT, "cannot read %s of tree %s", path,
+				   git_oid_tostr_s(tree_id));
+		goto out;
+	}
+	*exists = true;
+	*mode = git_tree_entry_filemode(e);
+	text_lines_split(text, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+out:
+	git_error_clear();
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	return ret;
 }
 
-static char *path_after(const char *line, const char *prefix)
+/* t's file at path, read from its tree the first time.  NULL: PV_ECORRUPT recorded. */
+static struct tree_text *file_of(struct apply_tree *t, const char *path)
 {
-	size_t n = strcspn(line, "\t\n");
+	struct tree_text *f;
 
-	if (!strncmp(line, "/dev/null", 9))
+	for (size_t i = 0; i < t->nr; i++)
+		if (!strcmp(t->files[i].path, path))
+			return &t->files[i];
+	t->files = xgrow(t->files, &t->alloc, t->nr + 1, sizeof(*t->files));
+	f = &t->files[t->nr];
+	memset(f, 0, sizeof(*f));
+	if (read_path(t->repo, &t->tree, path, &f->text, &f->exists, &f->mode) < 0) {
+		text_lines_free(&f->text);
 		return NULL;
-	if (!strncmp(line, prefix, 2))
-		line += 2, n -= 2;
-	return xstrndup(line, n);
+	}
+	f->path = xstrdup(path);
+	t->nr++;
+	return f;
+}
+
+const struct text_lines *apply_tree_file(struct apply_tree *t, const char *path)
+{
+	struct tree_text *f = file_of(t, path);
+
+	return f && f->exists ? &f->text : NULL;
+}
+
+/* The diff's preimage of f: from o->preimage's tree, else the "index" line's blob. */
+static bool preimage_of(git_repository *repo, const struct file_diff *f,
+			const struct apply_opts *o, struct text_lines *base)
+{
+	git_object *obj = NULL;
+	bool exists = false;
+	unsigned mode;
+	git_oid id;
+	size_t n = strlen(f->old_blob);
+
+	if (o->preimage) {
+		if (read_path(repo, o->preimage, f->old_path, base, &exists, &mode) < 0)
+			return false;
+		return exists;
+	}
+	if (n < 7 || git_oid_fromstrn(&id, f->old_blob, n) < 0 ||
+	    git_object_lookup_prefix(&obj, repo, &id, n, GIT_OBJECT_BLOB) < 0) {
+		git_error_clear();
+		return false;
+	}
+	text_lines_split(base, git_blob_rawcontent((git_blob *)obj),
+			 (size_t)git_blob_rawsize((git_blob *)obj));
+	git_object_free(obj);
+	return true;
+}
+
+/* The hashes of text's lines that say something (braces and blank lines aside), sorted. */
+static uint64_t *line_hashes(const char *text, size_t len, size_t *n)
+{
+	uint64_t *v = NULL;
+	size_t alloc = 0;
+	const char *end = text + len;
+
+	*n = 0;
+	for (const char *l = text; l < end;) {
+		const char *e = memchr(l, '\n', (size_t)(end - l));
+		size_t said = 0;
+		uint64_t h = 0xcbf29ce484222325ull;
+		if (!e)
+			e = end;
+		for (const char *p = l; p < e; p++) {
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+			said += *p != ' ' && *p != '\t' && *p != '{' && *p != '}' && *p != ';';
+		}
+		if (said >= 3) {
+			v = xgrow(v, &alloc, *n + 1, sizeof(*v));
+			v[(*n)++] = h;
+		}
+		l = e + 1;
+	}
+	qsort(v, *n, sizeof(*v), cmp_u64);
+	return v;
+}
+
+static size_t count_of(const uint64_t *v, size_t n, uint64_t h)
+{
+	size_t lo = 0, hi = n, c = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo + c < n && v[lo + c] == h)
+		c++;
+	return c;
 }
 
 /*
- * The paths of "diff --git a/P b/P", for diffs without "---"/"+++" lines
- * (libgit2 prints a parsed diff that way).  Both sides equal: the line is
- * "a/" P " b/" P, so P is half of what remains.
+ * Does merged keep what the release's own line did to the file since own
+ * (its text where the lines parted): every line it added still there as
+ * often, none it removed come back?  A conflict resolved to the
+ * prerequisite's side must not undo the release's own fixes.
  */
-static void git_line_paths(struct file_patch *f, const char *rest)
+static bool keeps_own(const char *own, size_t own_len, const char *ours, size_t ours_len,
+		      const char *merged, size_t merged_len)
 {
-	size_t len = strcspn(rest, "\n");
+	size_t nm, no, nr;
+	uint64_t *m = line_hashes(own, own_len, &nm), *o = line_hashes(ours, ours_len, &no);
+	uint64_t *r = line_hashes(merged, merged_len, &nr);
+	bool keeps = true;
 
-	if (len < 6 || len % 2 == 0 || strncmp(rest, "a/", 2) ||
-	    strncmp(rest + len / 2 + 1, "b/", 2) || rest[len / 2] != ' ' ||
-	    strncmp(rest + 2, rest + len / 2 + 3, len / 2 - 2))
-		return;
-	f->old_path = xstrndup(rest + 2, len / 2 - 2);
-	f->new_path = xstrdup(f->old_path);
+	for (size_t i = 0; i < no && keeps; i++) {
+		size_t c_o = count_of(o, no, o[i]);
+		keeps = c_o <= count_of(m, nm, o[i]) || count_of(r, nr, o[i]) >= c_o;
+	}
+	for (size_t i = 0; i < nm && keeps; i++) {
+		size_t c_o = count_of(o, no, m[i]);
+		keeps = count_of(m, nm, m[i]) <= c_o || count_of(r, nr, m[i]) <= c_o;
+	}
+	free(m);
+	free(o);
+	free(r);
+	return keeps;
 }
 
-/* Split the diff text into files. */
-static size_t parse(const char *diff, struct file_patch **out)
+/*
+ * A conflict resolved to the prerequisite's side (git merge-file
+ * --theirs), where that keeps the release's own changes (o->own_since):
+ * into ours, 1; else 0.
+ */
+static int adapt_theirs(git_repository *repo, const struct file_diff *f, const struct apply_opts *o,
+			const git_merge_file_input *in, struct text_lines *ours)
 {
-	struct lines all = { 0 };
-	struct file_patch *f = NULL;
-	size_t n = 0, alloc = 0;
-	bool in_hunks = false;
+	git_merge_file_options mo;
+	git_merge_file_result res = { 0 };
+	struct text_lines own = { 0 };
+	bool exists = false;
+	unsigned mode;
+	char *own_text = NULL;
+	size_t own_len = 0;
+	int ok = 0;
 
-	lines_split(&all, diff, strlen(diff));
-	for (size_t i = 0; i < all.nr; i++) {
-		const char *l = all.v[i];
-		if (!strncmp(l, "diff --git ", 11)) {
-			f = xgrow(f, &alloc, n + 1, sizeof(*f));
-			memset(&f[n++], 0, sizeof(*f));
-			f[n - 1].new_mode = 0100644;
-			git_line_paths(&f[n - 1], l + 11);
-			in_hunks = false;
-		} else if (n && !in_hunks && !strncmp(l, "new file mode ", 14)) {
-			free(f[n - 1].old_path);
-			f[n - 1].old_path = NULL;
-			f[n - 1].new_mode = (unsigned)strtoul(l + 14, NULL, 8);
-		} else if (n && !in_hunks && !strncmp(l, "deleted file mode ", 18)) {
-			free(f[n - 1].new_path);
-			f[n - 1].new_path = NULL;
-		} else if (!n) {
-			continue;
-		} else if (!in_hunks && !strncmp(l, "--- ", 4)) {
-			free(f[n - 1].old_path);
-			f[n - 1].old_path = path_after(l + 4, "a/");
-		} else if (!in_hunks && !strncmp(l, "+++ ", 4)) {
-			free(f[n - 1].new_path);
-			f[n - 1].new_path = path_after(l + 4, "b/");
-		} else if (!in_hunks && !strncmp(l, "new mode ", 9)) {
-			f[n - 1].new_mode = (unsigned)strtoul(l + 9, NULL, 8);
-			f[n - 1].mode_change = true;
-		} else if (!strncmp(l, "@@", 2) || (in_hunks && strchr(" -+\\", *l))) {
-			in_hunks = true;
-			lines_add(&f[n - 1].body, l, all.len[i]);
+	if (!o->own_since || read_path(repo, o->own_since, f->old_path, &own, &exists, &mode) < 0)
+		goto out;
+	own_text = text_lines_join(&own, &own_len);
+	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
+	mo.favor = GIT_MERGE_FILE_FAVOR_THEIRS;
+	if (git_merge_file(&res, &in[0], &in[1], &in[2], &mo) < 0 || !res.automergeable ||
+	    !keeps_own(own_text, own_len, in[1].ptr, in[1].size, res.ptr, res.len))
+		goto out;
+	text_lines_free(ours);
+	text_lines_split(ours, res.ptr, res.len);
+	ok = 1;
+out:
+	git_error_clear();
+	git_merge_file_result_free(&res);
+	text_lines_free(&own);
+	free(own_text);
+	return ok;
+}
+
+/*
+ * Merge f into ours from the diff's preimage: 1 merged (*how APPLY_3WAY,
+ * or APPLY_ADAPTED when o->adapt took the prerequisite's side of a
+ * conflict), 0 not.
+ */
+static int merge_file(git_repository *repo, const struct file_diff *f, const struct apply_opts *o,
+		      struct text_lines *ours, enum apply_how *how)
+{
+	struct text_lines base = { 0 }, theirs = { 0 };
+	git_merge_file_input in[3];
+	git_merge_file_options mo;
+	git_merge_file_result res = { 0 };
+	char *text[3] = { NULL, NULL, NULL };
+	size_t size[3];
+	int merged = 0;
+
+	if (!f->old_path || !preimage_of(repo, f, o, &base))
+		goto out;
+	text_lines_copy(&theirs, &base);
+	if (hunks_apply(&theirs, f, 0, NULL))
+		goto out;               /* the diff is not of that preimage */
+	text[0] = text_lines_join(&base, &size[0]);
+	text[1] = text_lines_join(ours, &size[1]);
+	text[2] = text_lines_join(&theirs, &size[2]);
+	for (int i = 0; i < 3; i++) {
+		git_merge_file_input_init(&in[i], GIT_MERGE_FILE_INPUT_VERSION);
+		in[i].ptr = text[i];
+		in[i].size = size[i];
+		in[i].path = f->old_path;
+	}
+	git_merge_file_options_init(&mo, GIT_MERGE_FILE_OPTIONS_VERSION);
+	if (git_merge_file(&res, &in[0], &in[1], &in[2], &mo) < 0)
+		goto out;
+	*how = APPLY_3WAY;
+	if (res.automergeable) {
+		text_lines_free(ours);
+		text_lines_split(ours, res.ptr, res.len);
+		merged = 1;
+	} else if (o->adapt && adapt_theirs(repo, f, o, in, ours)) {
+		*how = APPLY_ADAPTED;
+		merged = 1;
+	}
+out:
+	git_error_clear();
+	git_merge_file_result_free(&res);
+	for (int i = 0; i < 3; i++)
+		free(text[i]);
+	text_lines_free(&base);
+	text_lines_free(&theirs);
+	return merged;
+}
+
+/* Why f cannot be applied to cur at all, or NULL. */
+static char *refused(const struct file_diff *f, const struct tree_text *cur)
+{
+	if (f->old_path && f->new_path && strcmp(f->old_path, f->new_path))
+		return xstrfmt("%s: renames are not applied", f->old_path);
+	if (f->binary || (!f->nhunks && !f->mode_change && f->old_path && f->new_path))
+		return xstrfmt("%s: a binary patch is not applied", file_diff_path(f));
+	if (f->old_path && !cur->exists)
+		return xstrfmt("%s: no such file", f->old_path);
+	if (!f->old_path && cur->exists)
+		return xstrfmt("%s: already exists", f->new_path);
+	return NULL;
+}
+
+/* One file: its new lines in *img, the account in *fr. */
+static void apply_file(struct apply_tree *t, const struct file_diff *f, const struct tree_text *cur,
+		       const struct apply_opts *o, struct text_lines *img,
+		       struct apply_file_report *fr)
+{
+	fr->path = xstrdup(file_diff_path(f));
+	fr->nhunks = f->nhunks;
+	fr->places = xcalloc(f->nhunks + 1, sizeof(*fr->places));
+	fr->how = APPLY_CONFLICT;
+	if ((fr->why = refused(f, cur)))
+		return;
+	text_lines_copy(img, &cur->text);
+	if (!(fr->failed_hunk = hunks_apply(img, f, 0, fr->places))) {
+		fr->how = APPLY_CLEAN;
+		return;
+	}
+	if (o->max_fuzz) {
+		/* each hunk as exactly as it goes: its place says how much fuzz it took */
+		text_lines_free(img);
+		text_lines_copy(img, &cur->text);
+		if (!(fr->failed_hunk = hunks_apply(img, f, o->max_fuzz, fr->places))) {
+			fr->how = APPLY_FUZZ;
+			return;
 		}
 	}
-	lines_free(&all);
-	*out = f;
-	return n;
+	text_lines_free(img);
+	text_lines_copy(img, &cur->text);
+	if (o->three_way && merge_file(t->repo, f, o, img, &fr->how))
+		return;
+	fr->why = xstrfmt("%s: hunk %d does not apply", fr->path, fr->failed_hunk);
+	fr->how = APPLY_CONFLICT;
+	if (!o->adapt)
+		return;
+	/* adapted: what goes in does, the release's own lines stay where the rest would go */
+	text_lines_free(img);
+	text_lines_copy(img, &cur->text);
+	hunks_apply_some(img, f, o->max_fuzz, fr->places);
+	fr->how = APPLY_ADAPTED;
 }
 
-static void free_files(struct file_patch *f, size_t n)
+int apply_tree_diff(struct apply_tree *t, const struct diff_files *d, const struct apply_opts *o,
+		    struct apply_report *rep)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(f[i].old_path);
-		free(f[i].new_path);
-		lines_free(&f[i].body);
+	struct apply_report mine = { 0 };
+	struct text_lines *imgs = xcalloc(d->nr + 1, sizeof(*imgs));
+	size_t *at = xcalloc(d->nr + 1, sizeof(*at));   /* 1 + the file's place in t->files; 0 none */
+	int ret = APPLY_CLEAN;
+
+	if (!rep)
+		rep = &mine;
+	memset(rep, 0, sizeof(*rep));
+	rep->files = xcalloc(d->nr + 1, sizeof(*rep->files));
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct file_diff *f = &d->v[i];
+		const char *path = f->old_path ? f->old_path : f->new_path;
+		struct tree_text *cur;
+		if (!path || !followed(t, path))
+			continue;
+		/* an index, not a pointer: reading the next file may move t->files */
+		if (!(cur = file_of(t, path))) {
+			ret = PV_ECORRUPT;
+			goto out;
+		}
+		at[i] = (size_t)(cur - t->files) + 1;
+		apply_file(t, f, cur, o, &imgs[i], &rep->files[rep->nfiles]);
+		if ((int)rep->files[rep->nfiles].how > ret)
+			ret = (int)rep->files[rep->nfiles].how;
+		rep->nfiles++;
 	}
-	free(f);
-}
-
-static char *joined(const struct lines *l, size_t *size)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	for (size_t i = 0; i < l->nr; i++)
-		sbuf_add(&sb, l->v[i], l->len[i]);
-	*size = sb.len;
-	return sb.buf ? sb.buf : xstrdup("");
-}
-
-/* One file: its new content in img; *mode its mode.  NULL or why not. */
-static char *apply_file(git_repository *repo, git_tree *tree, const struct file_patch *f,
-			struct lines *img, unsigned *mode)
-{
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
-	struct sbuf why = SBUF_INIT;
-	int hunk;
-
-	*mode = f->new_mode;
-	if (f->old_path && f->new_path && strcmp(f->old_path, f->new_path))
-		sbuf_addf(&why, "%s: renames are not applied", f->old_path);
-	else if (!f->body.nr && !f->mode_change && f->old_path && f->new_path)
-		sbuf_addf(&why, "%s: a binary patch is not applied", f->new_path);
-	else if (f->old_path && git_tree_entry_bypath(&e, tree, f->old_path) < 0)
-		sbuf_addf(&why, "%s: no such file", f->old_path);
-	else if (!f->old_path && git_tree_entry_bypath(&e, tree, f->new_path) == 0)
-		sbuf_addf(&why, "%s: already exists", f->new_path);
-	else if (f->old_path && git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
-		sbuf_addf(&why, "%s: cannot read it", f->old_path);
-	git_error_clear();
-	if (!why.len) {
-		if (blob)
-			lines_split(img, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-		if (f->old_path && !f->mode_change)
-			*mode = git_tree_entry_filemode(e);
-		if ((hunk = apply_hunks(img, f)))
-			sbuf_addf(&why, "%s: hunk %d does not apply", f->new_path ? f->new_path :
-				  f->old_path, hunk);
+	rep->how = (enum apply_how)ret;
+	if (ret == APPLY_CONFLICT)
+		goto out;
+	/* every file went in: t takes them all */
+	for (size_t i = 0; i < d->nr; i++) {
+		struct tree_text *cur = at[i] ? &t->files[at[i] - 1] : NULL;
+		if (!cur)
+			continue;
+		text_lines_free(&cur->text);
+		cur->text = imgs[i];
+		memset(&imgs[i], 0, sizeof(imgs[i]));
+		cur->exists = d->v[i].new_path != NULL;
+		if (!d->v[i].old_path || d->v[i].mode_change)
+			cur->mode = d->v[i].new_mode;
 	}
-	git_blob_free(blob);
-	git_tree_entry_free(e);
-	return why.buf;
+out:
+	for (size_t i = 0; i < d->nr; i++)
+		text_lines_free(&imgs[i]);
+	free(imgs);
+	free(at);
+	apply_report_free(&mine);
+	return ret;
 }
 
-int apply_to_tree(git_repository *repo, const git_oid *tree_id, const char *diff,
-		  git_oid *out, char **why)
+int apply_tree_write(struct apply_tree *t, git_oid *out)
 {
-	struct file_patch *f = NULL;
-	size_t n = parse(diff, &f);
 	git_tree *tree = NULL;
 	git_index *idx = NULL;
-	int ret = -1;
+	int ret = PV_ECORRUPT;
 
-	*why = NULL;
-	if (!n) {
-		*why = xstrdup("the patch changes no file");
-		goto out;
-	}
-	if (git_tree_lookup(&tree, repo, tree_id) < 0 ||
-	    (out && (git_index_new(&idx) < 0 || git_index_read_tree(idx, tree) < 0))) {
-		*why = xstrdup(git_error_last() ? git_error_last()->message : "cannot read the tree");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct lines img = { 0 };
-		unsigned mode;
+	if (git_tree_lookup(&tree, t->repo, &t->tree) < 0 || git_index_new(&idx) < 0 ||
+	    git_index_read_tree(idx, tree) < 0)
+		goto fail;
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tree_text *f = &t->files[i];
 		git_index_entry e;
+		size_t size;
+		char *text;
 
-		*why = apply_file(repo, tree, &f[i], &img, &mode);
-		if (!*why && out && f[i].new_path) {
-			size_t size;
-			char *text = joined(&img, &size);
-			memset(&e, 0, sizeof(e));
-			e.path = f[i].new_path;
-			e.mode = mode;
-			if (git_blob_create_from_buffer(&e.id, repo, text, size) < 0 ||
-			    git_index_add(idx, &e) < 0)
-				*why = xstrdup("cannot store the result in memory");
-			free(text);
-		} else if (!*why && out) {
-			git_index_remove_bypath(idx, f[i].old_path);
+		if (!f->exists) {
+			git_index_remove_bypath(idx, f->path);
+			continue;
 		}
-		lines_free(&img);
-		if (*why)
-			goto out;
+		memset(&e, 0, sizeof(e));
+		e.path = f->path;
+		e.mode = f->mode;
+		text = text_lines_join(&f->text, &size);
+		ret = git_blob_create_from_buffer(&e.id, t->repo, text, size) < 0 ||
+		      git_index_add(idx, &e) < 0 ? PV_ECORRUPT : 0;
+		free(text);
+		if (ret)
+			goto fail;
 	}
-	if (out && git_index_write_tree_to(out, idx, repo) < 0) {
-		*why = xstrdup("cannot write the tree in memory");
-		goto out;
-	}
+	if (git_index_write_tree_to(out, idx, t->repo) < 0)
+		goto fail;
 	ret = 0;
+	goto out;
+fail:
+	ret = pv_error_set(PV_ECORRUPT, "cannot write the patched tree in memory: %s",
+			   git_error_last() ? git_error_last()->message : "unknown error");
 out:
 	git_error_clear();
 	git_index_free(idx);
 	git_tree_free(tree);
-	free_files(f, n);
+	return ret;
+}
+
+int apply_to_tree(git_repository *repo, const git_oid *tree, const char *diff,
+		  git_oid *out, char **why)
+{
+	static const struct apply_opts exact = { 0 };
+	struct diff_files d;
+	struct apply_tree t;
+	struct apply_report rep = { 0 };
+	int ret = -1, how;
+
+	*why = NULL;
+	apply_tree_init(&t, repo, tree);
+	if (!diff_files_parse(&d, diff)) {
+		*why = xstrdup("the patch changes no file");
+		goto out;
+	}
+	how = apply_tree_diff(&t, &d, &exact, &rep);
+	if (how < 0 || how == APPLY_CONFLICT) {
+		*why = xstrdup(how < 0 ? pv_error_last()->message : apply_report_why(&rep));
+		goto out;
+	}
+	if (out && apply_tree_write(&t, out) < 0) {
+		*why = xstrdup(pv_error_last()->message);
+		goto out;
+	}
+	ret = 0;
+out:
+	apply_report_free(&rep);
+	apply_tree_free(&t);
+	diff_files_free(&d);
 	return ret;
 }
 

@@ -121,6 +121,11 @@ static bool file_defines(const char *text, size_t len, const struct definer_quer
 	return false;
 }
 
+bool definer_text_defines(const char *text, size_t len, const struct definer_query *q)
+{
+	return memmem(text, len, q->name, strlen(q->name)) && file_defines(text, len, q);
+}
+
 struct scan {
 	git_repository *repo;
 	const struct definer_query *q;

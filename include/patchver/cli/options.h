@@ -43,6 +43,8 @@ struct options {
 	char **guest_files, **configs;
 	int repro_timeout, strict_config;
 	int index, no_index;
+	int backport;                       /* --backport FIX (or --patch FILE) */
+	char *onto;                         /* --onto REV */
 };
 
 /* The CLI's options: the only global state (the popt tables point into it). */
@@ -60,6 +62,7 @@ enum job {
 	JOB_AUDIT,                  /* --audit */
 	JOB_VERIFY_BOOT,            /* --verify-boot */
 	JOB_BISECT_BOOT,            /* --bisect-boot */
+	JOB_BACKPORT,               /* --backport --onto REV: does the fix go in there */
 };
 
 struct command_line {
@@ -88,7 +91,7 @@ void options_free(struct command_line *cl);
 static inline bool job_reads_everything(enum job job)
 {
 	return job == JOB_TRIAGE || job == JOB_AUDIT || job == JOB_VERIFY_BOOT ||
-	       job == JOB_BISECT_BOOT;
+	       job == JOB_BISECT_BOOT || job == JOB_BACKPORT;
 }
 
 #endif

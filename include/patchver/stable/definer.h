@@ -1,6 +1,8 @@
 #ifndef PATCHVER_STABLE_DEFINER_H
 #define PATCHVER_STABLE_DEFINER_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <git2.h>
 
 struct dag;
@@ -28,6 +30,9 @@ struct definer_query {
 	const char *container;      /* DEFINER_MEMBER only */
 	const char *near;           /* the file that failed, looked at first; NULL: none */
 };
+
+/* Does a file's text define q (a line of the definition's own shape)? */
+bool definer_text_defines(const char *text, size_t len, const struct definer_query *q);
 
 /*
  * The path in tree of the file defining q (caller frees); NULL: none.

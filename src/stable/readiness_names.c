@@ -1,0 +1,321 @@
+/*
+ * Names the fix uses that the release does not define (readiness_names.h).
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "patchver/base/error.h"
+#include "patchver/base/util.h"
+#include "patchver/stable/definer.h"
+#include "patchver/stable/readiness_names.h"
+
+static bool ident_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_';
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool keyword(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"if", "for", "while", "switch", "return", "sizeof", "typeof", "defined",
+		"__typeof__", "do", "else", "case", "goto", "break", "continue", "NULL",
+		"EXPORT_SYMBOL", "EXPORT_SYMBOL_GPL", "__init", "__exit", NULL,
+	};
+
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return true;
+	return false;
+}
+
+/* A macro's or constant's name: capitals, digits and '_', three or more. */
+static bool all_caps(const char *w, size_t n)
+{
+	size_t letters = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (islower((unsigned char)w[i]))
+			return false;
+		letters += isupper((unsigned char)w[i]) != 0;
+	}
+	return n >= 3 && letters;
+}
+
+/* w as a whole word in text (call: followed by '(', as a function is used) */
+static bool used_in(const char *text, size_t len, const char *w, size_t n, bool call)
+{
+	const char *end = text + len;
+
+	for (const char *p = text; (p = memmem(p, (size_t)(end - p), w, n)); p++) {
+		const char *a = p + n;
+		if ((p > text && ident_char(p[-1])) || (a < end && ident_char(*a)))
+			continue;
+		while (call && a < end && (*a == ' ' || *a == '\t'))
+			a++;
+		if (!call || (a < end && *a == '('))
+			return true;
+	}
+	return false;
+}
+
+static bool word_in(const struct text_lines *l, const char *w, size_t n)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (used_in(l->v[i], l->len[i], w, n, false))
+			return true;
+	return false;
+}
+
+#define READY_NAMES_FILES 400        /* files read to find where a name is defined */
+
+struct wanted {
+	char *name;
+	enum definer_kind kind;
+};
+
+/* The names of a line (code only: strings and comments aside) into v. */
+static void names_of_line(const char *l, size_t len, const struct text_lines *pre,
+			  struct wanted **v, size_t *n)
+{
+	const char *end = l + len;
+
+	for (const char *p = l; p < end; p++) {
+		const char *w = p;
+		size_t wn;
+		bool call, dup = false;
+		if (*p == '"' || (*p == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')))
+			return;         /* a string or a comment: the rest is no code we read */
+		if (!ident_start(*p) || (p > l && ident_char(p[-1])))
+			continue;
+		while (p < end && ident_char(*p))
+			p++;
+		wn = (size_t)(p - w);
+		call = p < end && *p == '(';
+		if ((w > l && (w[-1] == '.' || w[-1] == '>')) || keyword(w, wn) ||
+		    (!call && !all_caps(w, wn)) || word_in(pre, w, wn))
+			continue;       /* a member, a keyword, a variable, or in the hunk's old lines */
+		for (size_t i = 0; i < *n && !dup; i++)
+			dup = strlen((*v)[i].name) == wn && !memcmp((*v)[i].name, w, wn);
+		if (dup || *n >= READY_NAMES_MAX)
+			continue;
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[*n].name = xstrndup(w, wn);
+		(*v)[(*n)++].kind = call ? DEFINER_FUNCTION : DEFINER_IDENTIFIER;
+		p--;
+	}
+}
+
+/* The lines each hunk adds (its postimage less its preimage's lines). */
+static void wanted_names(const struct diff_files *d, struct wanted **v, size_t *n)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		for (size_t k = 0; k < d->v[i].nhunks; k++) {
+			const struct hunk *h = &d->v[i].hunks[k];
+			for (size_t j = 0; j < h->post.nr; j++)
+				names_of_line(h->post.v[j], h->post.len[j], &h->pre, v, n);
+		}
+}
+
+/* Files' texts of one tree, joined once: the fix's files and their headers. */
+struct texts {
+	struct apply_tree tree;
+	char **paths, **texts;      /* texts[i] NULL: no such file */
+	size_t *lens;
+	size_t n;
+};
+
+static const char *text_of(struct texts *t, const char *path, size_t *len)
+{
+	const struct text_lines *l;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->paths[i], path)) {
+			*len = t->lens[i];
+			return t->texts[i];
+		}
+	t->paths = xrealloc(t->paths, (t->n + 1) * sizeof(*t->paths));
+	t->texts = xrealloc(t->texts, (t->n + 1) * sizeof(*t->texts));
+	t->lens = xrealloc(t->lens, (t->n + 1) * sizeof(*t->lens));
+	t->paths[t->n] = xstrdup(path);
+	l = apply_tree_file(&t->tree, path);
+	t->lens[t->n] = 0;
+	t->texts[t->n] = l ? text_lines_join(l, &t->lens[t->n]) : NULL;
+	*len = t->lens[t->n];
+	return t->texts[t->n++];
+}
+
+static void texts_free(struct texts *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->paths[i]);
+		free(t->texts[i]);
+	}
+	free(t->paths);
+	free(t->texts);
+	free(t->lens);
+	apply_tree_free(&t->tree);
+}
+
+static void add_path(char ***v, size_t *n, char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], path)) {
+			free(path);
+			return;
+		}
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = path;
+}
+
+/* The headers text (of path) includes: "linux/x.h" in include/ and arch/x86/include/, "x.h" beside it. */
+static void includes_of(const char *path, const char *text, size_t len, char ***v, size_t *n)
+{
+	const char *dir_end = strrchr(path, '/'), *end = text + len;
+
+	for (const char *l = text; text && l < end;) {
+		const char *e = memchr(l, '\n', (size_t)(end - l)), *q;
+		size_t k;
+		if (!e)
+			e = end;
+		if (!strncmp(l, "#include ", 9) && (q = l + 9 + strspn(l + 9, " \t")) < e &&
+		    (*q == '<' || *q == '"') && (k = strcspn(q + 1, ">\"\n")) && q + 1 + k < e) {
+			if (*q == '<') {
+				add_path(v, n, xstrfmt("include/%.*s", (int)k, q + 1));
+				add_path(v, n, xstrfmt("arch/x86/include/%.*s", (int)k, q + 1));
+			} else {
+				add_path(v, n, xstrfmt("%.*s%.*s", dir_end ? (int)(dir_end - path + 1) : 0,
+						       path, (int)k, q + 1));
+			}
+		}
+		l = e + 1;
+	}
+}
+
+/*
+ * Where to look: the fix's files, the headers they include, and the
+ * headers those include (rlimit() comes to fs/exec.c through mm.h's
+ * sched.h): at most READY_NAMES_FILES files.
+ */
+static void places(struct texts *then, const struct diff_files *d, char ***v, size_t *n)
+{
+	size_t from = 0;
+
+	for (size_t i = 0; i < d->nr; i++)
+		add_path(v, n, xstrdup(file_diff_path(&d->v[i])));
+	for (int level = 0; level < 2; level++) {
+		size_t upto = *n;
+		for (size_t i = from; i < upto && *n < READY_NAMES_FILES; i++) {
+			size_t len;
+			char *path = xstrdup((*v)[i]);
+			const char *text = text_of(then, path, &len);
+			if (text)
+				includes_of(path, text, len, v, n);
+			free(path);
+		}
+		from = upto;
+	}
+}
+
+/* Does the fix define it itself (a line of its own, of the definition's shape)? */
+static bool own_name(const struct diff_files *d, const struct definer_query *q)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		for (size_t k = 0; k < d->v[i].nhunks; k++) {
+			const struct text_lines *l = &d->v[i].hunks[k].post;
+			for (size_t j = 0; j < l->nr; j++)
+				if (definer_text_defines(l->v[j], l->len[j], q))
+					return true;
+		}
+	return false;
+}
+
+/* One name: where the fix's parent defines it, and whether the release does. */
+static void look_up(struct readiness *r, struct ready_search *x, const struct diff_files *d,
+		    struct texts *then, struct texts *now, char **where, size_t nwhere,
+		    const struct wanted *w)
+{
+	struct dag *dag = &x->h->dag;
+	struct definer_query q = { w->kind, w->name, NULL, NULL };
+	struct ready_name *nm;
+	const char *file = NULL;
+	uint32_t np;
+	const uint32_t *par = dag_parents(dag, r->fix, &np);
+	git_oid by;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		size_t len;
+		const char *text = text_of(now, file_diff_path(&d->v[i]), &len);
+		if (text && used_in(text, len, w->name, strlen(w->name), w->kind == DEFINER_FUNCTION))
+			return;         /* the release's copy uses it so: it knows it */
+	}
+	if (own_name(d, &q))
+		return;
+	for (size_t i = 0; i < nwhere && !file; i++) {
+		size_t len;
+		const char *text = text_of(then, where[i], &len);
+		if (text && definer_text_defines(text, len, &q))
+			file = where[i];
+	}
+	if (!file) {
+		return;         /* defined deeper, or nowhere we look */
+	}
+	{
+		size_t len;
+		const char *text = text_of(now, file, &len);
+		if (text && definer_text_defines(text, len, &q))
+			return;
+	}
+	r->names = xrealloc(r->names, (r->nnames + 1) * sizeof(*r->names));
+	nm = &r->names[r->nnames++];
+	memset(nm, 0, sizeof(*nm));
+	nm->name = xstrdup(w->name);
+	nm->kind = w->kind;
+	nm->file = xstrdup(file);
+	nm->commit = definer_commit(dag, &dag->oids[r->onto], &dag->oids[par[0]], file, &q, &by) == 0 ?
+		     dag_find(dag, &by) : PV_NONE;
+}
+
+int ready_names_check(struct readiness *r, struct ready_search *x, const struct diff_files *d)
+{
+	struct dag *dag = &x->h->dag;
+	struct texts then = { 0 }, now = { 0 };
+	struct wanted *v = NULL;
+	char **where = NULL;
+	size_t n = 0, nwhere = 0;
+	uint32_t np;
+	const uint32_t *par = dag_parents(dag, r->fix, &np);
+	int ret = 0;
+
+	wanted_names(d, &v, &n);
+	if (!n)
+		return 0;
+	apply_tree_init(&then.tree, x->h->repo, &dag->trees[par[0]]);
+	apply_tree_init(&now.tree, x->h->repo, &dag->trees[r->onto]);
+	/* the release as the prerequisites leave it */
+	for (size_t i = 0; i < r->nsteps && ret >= 0; i++) {
+		struct ready_cand *c = ready_search_cand(x, r->steps[i].commit);
+		ret = c ? apply_tree_diff(&now.tree, &c->diff, &c->opts, NULL) : PV_ECORRUPT;
+	}
+	if (ret >= 0) {
+		places(&then, d, &where, &nwhere);
+		for (size_t i = 0; i < n; i++)
+			look_up(r, x, d, &then, &now, where, nwhere, &v[i]);
+		ret = 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	for (size_t i = 0; i < nwhere; i++)
+		free(where[i]);
+	free(where);
+	texts_free(&then);
+	texts_free(&now);
+	return ret;
+}
