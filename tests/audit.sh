@@ -61,7 +61,7 @@ expect_eq "$?" 0 "audit: exit"
 row() { jq -r --arg c "$1" '.audit.commits[] | select(.commit == $c) |
 	[.marked // "-", .series["2.6.30"].needed, .series["2.6.30"].present_by // "-",
 	 .series["2.6.30"].present_since // "-", (.series["2.6.30"].applies | tostring),
-	 (.series["2.6.30"].prerequisites | map(.[0:12]) | join(","))] | join(" ")' <<<"$j"; }
+	 (.series["2.6.30"].readiness.prerequisites // [] | map(.[0:12]) | join(","))] | join(" ")' <<<"$j"; }
 expect_eq "$(row "$c1")" "cc-stable yes upstream line v2.6.30.1 null " "c1: present by its upstream line"
 expect_eq "$(row "$c2")" "cc-stable yes upstream line v2.6.30.1 null " "c2: present by its cherry-pick line"
 expect_eq "$(row "$c3")" "cc-stable yes patch-id v2.6.30.2 null " "c3: present by patch-id only"
@@ -81,12 +81,17 @@ expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --
 	"$(printf '%s\n' "${c9:0:12}" "${c10:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only missing"
 text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30)
 expect_eq "$(grep -c "^\[" <<<"$text")" 0 "text: a summary, no rows without --only"
-expect_contains "$text" "    [C] ${c9:0:12} f4: fix a bug in old code (does not apply)" "text: the summary lists the missing"
+expect_contains "$text" "    [C] ${c9:0:12} f4: fix a bug in old code [after 1 prerequisite]
+        needs ${c8:0:12} first (not a fix itself) f4: rework" \
+	"text: the summary lists the missing, with what must go first (not a candidate of its own)"
+expect_contains "$text" "  the missing fixes on v2.6.30.2: 1 apply cleanly, 0 with fuzz or a merge, 1 after prerequisites, 0 conflict" \
+	"text: the missing fixes by readiness"
 expect_contains "$text" "evidence: the culprits the message names, else whether the release has the lines" "text: the evidence it reads"
 text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --only all)
 expect_eq "$(grep -c "^\[" <<<"$text")" "$(git -C "$r" log --no-merges --oneline v2.6.30..v2.6.31-rc1 | wc -l)" "--only all: a row per commit"
 expect_contains "$text" "[C N-x] ${c9:0:12} f4: fix a bug in old code" "text: flags"
-expect_contains "$text" "earlier commits to its files missing there: ${c8:0:12}" "text: the prerequisite"
+expect_contains "$text" "applies to v2.6.30.2: after 1 prerequisite
+                  needs ${c8:0:12} first (not a fix itself) f4: rework" "text: the prerequisite"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 9.9 >/dev/null 2>"$tmp/err"
 expect_eq "$?" 2 "unknown series: exit"
 expect_contains "$(cat "$tmp/err")" "no release tag v9.9" "unknown series: message"

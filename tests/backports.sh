@@ -165,7 +165,7 @@ expect_eq "$?" 0 "triage and audit agree on every commit of the window: $out"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31 --series 2.6.30 --only all >"$tmp/audit"
 row() { grep -A1 "^\[.*\] ${1:0:12} " "$tmp/audit" | tail -1; }
 expect_contains "$(row "${F[1]}")" \
-	"needed: yes (culprit ${C[1]:0:12} is in 2.6.30.y as ${B1:0:12} since v2.6.30.1); applies to refs/heads/linux-2.6.30.y" \
+	"needed: yes (culprit ${C[1]:0:12} is in 2.6.30.y as ${B1:0:12} since v2.6.30.1); applies to refs/heads/linux-2.6.30.y: clean" \
 	"audit 1: needed, its culprit being a backport"
 expect_contains "$(row "${F[3]}")" "needed: no" "audit 3: the culprit's backport was reverted"
 expect_contains "$(row "${F[4]}")" "needed: yes (culprit ${C[4]:0:12} is in 2.6.30.y" "audit 4: needed"

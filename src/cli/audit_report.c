@@ -50,6 +50,33 @@ static const char *mark_name(enum audit_mark m)
 	return names[m];
 }
 
+/* The row of the window that is commit c, or NULL. */
+static const struct audit_row *row_of(const struct audit_result *a, uint32_t c)
+{
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].commit == c)
+			return &a->rows[i];
+	return NULL;
+}
+
+/*
+ * A missing fix's prerequisites, under it: each is work that comes with
+ * the fix, not a candidate of its own (unless it is one).
+ */
+static void print_prereqs(const struct history *h, const struct audit_result *a,
+			  const struct audit_cell *c, int indent)
+{
+	for (size_t i = 0; i < c->ready.nprereqs; i++) {
+		uint32_t p = c->ready.prereqs[i];
+		const struct audit_row *pr = row_of(a, p);
+		char *subj = history_subject(h, p);
+		printf("%*sneeds %.12s first (%s) %s\n", indent, "", git_oid_tostr_s(&h->dag.oids[p]),
+		       !pr ? "not in the window" : pr->fix.cls == FIXCLASS_FIX ? "a fix itself" :
+		       "not a fix itself", subj ? subj : "");
+		free(subj);
+	}
+}
+
 static void print_row(const struct history *h, const struct audit_result *a,
 		      const struct audit_row *r)
 {
@@ -71,16 +98,16 @@ static void print_row(const struct history *h, const struct audit_result *a,
 		if (c->present != PV_NONE)
 			printf("; present since %s as %.12s (%s)", c->present_since,
 			       git_oid_tostr_s(&h->dag.oids[c->present]), c->present_how);
-		if (c->applies == 1)
-			printf("; applies to %s", a->series[k].tip);
-		else if (c->applies == 0) {
-			printf("; does not apply to %s", a->series[k].tip);
-			if (c->nprereqs)
-				printf(", earlier commits to its files missing there:");
-			for (size_t i = 0; i < c->nprereqs; i++)
-				printf(" %.12s", git_oid_tostr_s(&h->dag.oids[c->prereqs[i]]));
+		if (c->ready.checked) {
+			char *words = ready_summary_words(&c->ready);
+			printf("; applies to %s: %s", a->series[k].tip, words);
+			free(words);
+		} else if (c->applies >= 0) {
+			printf("; %s to %s", c->applies ? "applies" : "does not apply",
+			       a->series[k].tip);
 		}
 		printf("\n");
+		print_prereqs(h, a, c, 18);
 	}
 }
 
@@ -101,10 +128,16 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 		const struct audit_cell *c = &r->cells[k];
 		if (!audit_missing(r, c) || r->fix.cls != FIXCLASS_FIX)
 			continue;
-		printf("    [%c] %.12s %s%s\n", mark_flag(r->mark),
-		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject,
-		       c->applies == 1 ? "" : " (does not apply)");
+		char *words = ready_summary_words(&c->ready);
+		printf("    [%c] %.12s %s [%s]\n", mark_flag(r->mark),
+		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject, words);
+		free(words);
+		print_prereqs(h, a, c, 8);
 	}
+	if (n.missing)
+		printf("  the missing fixes on %s: %zu apply cleanly, %zu with fuzz or a merge, %zu "
+		       "after prerequisites, %zu conflict\n", s->tip, n.ready_clean, n.ready_merged,
+		       n.ready_after, n.ready_conflict);
 	printf("  possible candidates (looks like a fix, needed): %zu; missing: %zu "
 	       "(--only possible lists them)\n", n.possible_needed, n.possible_missing);
 	if (n.reverted)
@@ -157,11 +190,24 @@ static void json_cell(struct json *j, const struct history *h, const struct audi
 		json_null(j);
 	else
 		json_bool(j, c->applies);
-	json_key(j, "prerequisites");
-	json_arr_begin(j);
-	for (size_t p = 0; p < c->nprereqs; p++)
-		json_str(j, git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->prereqs[p]]));
-	json_arr_end(j);
+	json_key(j, "readiness");
+	if (!c->ready.checked) {
+		json_null(j);
+	} else {
+		json_obj_begin(j);
+		json_kstr(j, "answer", ready_answer_name(c->ready.answer));
+		json_kstr(j, "applies", apply_how_name(c->ready.how));
+		json_key(j, "prerequisites");
+		json_arr_begin(j);
+		for (size_t p = 0; p < c->ready.nprereqs; p++)
+			json_str(j, git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->ready.prereqs[p]]));
+		json_arr_end(j);
+		json_kbool(j, "adapted", c->ready.adapted);
+		json_kint(j, "conflicts", (int64_t)c->ready.nconflicts);
+		json_kstr(j, "already_in", c->ready.answer == READY_ALREADY ?
+			  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[c->ready.already_by]) : NULL);
+		json_obj_end(j);
+	}
 	json_obj_end(j);
 }
 

@@ -190,14 +190,14 @@ static struct poptOption query_options[] = {
 	{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
 	  "print what `git name-rev --tags --name-only` prints", NULL },
 	{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
-	  "every release containing the commit, by series", NULL },
+	  "every release containing it, by series", NULL },
 	{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
-	  "only the first release in version order, or none", NULL },
+	  "only the first release (version order)", NULL },
 	{ "match", 0, POPT_ARG_STRING, &opt.match, 0,
 	  "tags that are releases (default " DEFAULT_RELEASE_GLOB ")", "GLOB" },
 	{ "stdin", 0, POPT_ARG_NONE, &opt.use_stdin, 0, "revs from standard input", NULL },
 	{ "index", 0, POPT_ARG_NONE, &opt.index, 0,
-	  "build or refresh the release index, print its stats", NULL },
+	  "build or refresh the release index", NULL },
 	{ "no-index", 0, POPT_ARG_NONE, &opt.no_index, 0,
 	  "neither read nor write the release index", NULL },
 	POPT_TABLEEND
@@ -205,9 +205,9 @@ static struct poptOption query_options[] = {
 
 static struct poptOption triage_options[] = {
 	{ "triage", 0, POPT_ARG_NONE, &opt.triage, 0,
-	  "is the fix for stable? introducers, releases, verdict", NULL },
+	  "is the fix for stable? introducers, verdict", NULL },
 	{ "evidence", 0, POPT_ARG_STRING, &arg.evidence, 0,
-	  "what may decide: message, blame, text or all (default)", "MODE" },
+	  "what may decide: message|blame|text|all", "MODE" },
 	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
 	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
 	{ "cve-repo", 0, POPT_ARG_STRING, &opt.cve_repo, 0,
@@ -222,7 +222,7 @@ static struct poptOption triage_options[] = {
 
 static struct poptOption backport_options[] = {
 	{ "backport", 0, POPT_ARG_NONE, &opt.backport, 0,
-	  "does the fix apply to --onto; what must go in first", NULL },
+	  "does the fix apply to --onto, after what", NULL },
 	{ "onto", 0, POPT_ARG_STRING, &opt.onto, 0, "the release to backport to", "REV" },
 	POPT_TABLEEND
 };

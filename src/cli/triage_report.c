@@ -312,6 +312,21 @@ static bool backport_story(const struct series *s)
 	return s->intro_backport != PV_NONE || s->together || s->fix_before || s->fix_alone;
 }
 
+/* "applies to v2.6.34.6: after 2 prerequisites (107c32fe68f0, e96d3127760a)" */
+static void ready_line(struct triage_printer *f, const struct series *s)
+{
+	char *words = ready_summary_words(&s->ready);
+	uint32_t tag = s->tags[s->ntags - 1];
+
+	printf("             applies to %s: %s", rel(f, tag), words);
+	if (s->ready.answer == READY_ALREADY)
+		printf(" (%s, %s)", hex12(f, s->ready.already_by), s->ready.already_how);
+	for (size_t k = 0; k < s->ready.nprereqs; k++)
+		printf("%s%s", k ? ", " : " (", hex12(f, s->ready.prereqs[k]));
+	printf("%s\n", s->ready.nprereqs ? ")" : "");
+	free(words);
+}
+
 static void series_row(struct triage_printer *f, const struct series *s)
 {
 	if (s->together) {
@@ -344,6 +359,8 @@ static void series_row(struct triage_printer *f, const struct series *s)
 		printf(", no fix yet\n");
 	else
 		printf("; its stable line unknown here (no %s.y tags)\n", s->name);
+	if (s->ready.checked)
+		ready_line(f, s);
 }
 
 /* Not affected and no backport story: a row that may join its neighbours'. */
@@ -377,42 +394,6 @@ static void text_series(struct triage_printer *f, const struct triage_group *g)
 	}
 }
 
-static bool same_fit(const struct release_fit *a, const struct release_fit *b)
-{
-	if (a->applies != b->applies || a->nprereqs != b->nprereqs)
-		return false;
-	for (size_t k = 0; k < a->nprereqs; k++)
-		if (a->prereqs[k] != b->prereqs[k])
-			return false;
-	return true;
-}
-
-/* Releases in a row with the same answer collapse into one line. */
-static void text_fits(struct triage_printer *f, const struct triage_group *g)
-{
-	if (!g->fits)
-		return;
-	printf("applies to:\n");
-	for (size_t i = 0; i < g->naffected;) {
-		const struct release_fit *fit = &g->fits[i];
-		size_t j = i;
-		char name[64];
-
-		while (j + 1 < g->naffected && same_fit(fit, &g->fits[j + 1]))
-			j++;
-		if (j > i + 1)
-			snprintf(name, sizeof(name), "%s \u2026 %s", rel(f, fit->tag),
-				 rel(f, g->fits[j].tag));
-		else
-			snprintf(name, sizeof(name), "%s", rel(f, fit->tag));
-		printf("  %-14s %s\n", name, fit->applies ? "yes" :
-		       fit->nprereqs ? "no; first needs:" : "no");
-		for (size_t k = 0; k < fit->nprereqs; k++)
-			commit_line(f, fit->prereqs[k], "    ");
-		i = j > i + 1 ? j + 1 : i + 1;
-	}
-}
-
 static void print_triage_text(struct triage_printer *f, const struct triage *t)
 {
 	const struct triage_group *g = &t->groups[0];
@@ -434,8 +415,6 @@ static void print_triage_text(struct triage_printer *f, const struct triage *t)
 			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));
 	}
 	text_stable_notes(f, t);
-	if (t->fix_kind.cls != FIXCLASS_NOT_FIX)
-		text_fits(f, g);
 }
 
 /* key: the commit as an object under key (NULL: an array's element) */
@@ -498,6 +477,32 @@ static void json_evidence(struct triage_printer *f, const struct triage *t)
 	json_arr_end(j);
 }
 
+/* "readiness": the fix on the row's newest tag, where the series lacks it (null: not asked) */
+static void json_ready(struct triage_printer *f, const struct series *s)
+{
+	struct json *j = &f->json;
+
+	json_key(j, "readiness");
+	if (!s->ready.checked) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kstr(j, "onto", rel(f, s->tags[s->ntags - 1]));
+	json_kstr(j, "answer", ready_answer_name(s->ready.answer));
+	json_kstr(j, "applies", apply_how_name(s->ready.how));
+	json_key(j, "prerequisites");
+	json_arr_begin(j);
+	for (size_t k = 0; k < s->ready.nprereqs; k++)
+		json_str(j, hex40(f, s->ready.prereqs[k]));
+	json_arr_end(j);
+	json_kbool(j, "adapted", s->ready.adapted);
+	json_kstr(j, "already_in", s->ready.answer == READY_ALREADY ? hex40(f, s->ready.already_by) : NULL);
+	json_kstr(j, "already_how", s->ready.answer == READY_ALREADY ? s->ready.already_how : NULL);
+	json_kint(j, "conflicts", (int64_t)s->ready.nconflicts);
+	json_obj_end(j);
+}
+
 static void json_series(struct triage_printer *f, const struct triage_group *g)
 {
 	struct json *j = &f->json;
@@ -526,33 +531,12 @@ static void json_series(struct triage_printer *f, const struct triage_group *g)
 		json_kbool(j, "fix_before_culprit", s->fix_before);
 		json_kbool(j, "fix_without_culprit", s->fix_alone);
 		json_kstr(j, "stable_tag_on_mainline", s->on_mainline == PV_NONE ? NULL : rel(f, s->on_mainline));
+		json_ready(f, s);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
 }
 
-static void json_fits(struct triage_printer *f, const struct triage_group *g)
-{
-	struct json *j = &f->json;
-
-	json_key(j, "applies");
-	json_arr_begin(j);
-	for (size_t i = 0; g->fits && i < g->naffected; i++) {
-		json_obj_begin(j);
-		json_kstr(j, "release", rel(f, g->fits[i].tag));
-		json_kbool(j, "applies", g->fits[i].applies);
-		json_key(j, "prerequisites");
-		json_arr_begin(j);
-		for (size_t k = 0; k < g->fits[i].nprereqs; k++) {
-			json_obj_begin(j);
-			json_commit(f, "commit", g->fits[i].prereqs[k]);
-			json_obj_end(j);
-		}
-		json_arr_end(j);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
-}
 
 /* One group's verdict: its hunks, evidence, confidence and releases. */
 static void json_group(struct triage_printer *f, const struct triage *t,
@@ -610,7 +594,6 @@ static void print_triage_json(struct triage_printer *f, const struct triage *t)
 	}
 	json_arr_end(j);
 	json_stable_notes(f, t);
-	json_fits(f, &t->groups[0]);
 	json_key(j, "cc_stable");
 	json_obj_begin(j);
 	json_kbool(j, "present", t->ev.cc_stable);
@@ -639,6 +622,9 @@ static void do_triage(struct triage_printer *f, uint32_t fix, const struct patch
 		json_commit(f, "fix", t.fix);
 		struct cve_opts co = { f->o->cve_repo, PV_NONE };
 		cve_report_write(&f->json, f->h, &f->contain, &t, &co);
+	} else if ((ret = diag_exit(triage_readiness(&t, f->h)))) {
+		if (!f->ret)
+			f->ret = ret;
 	} else if (f->o->json) {
 		print_triage_json(f, &t);
 	} else {

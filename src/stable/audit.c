@@ -370,25 +370,34 @@ static void judge_present(const struct audit *a, const struct stable_series *s,
 		cell->present_since = tag_of(a, s, cell->present);
 }
 
-/* Does it apply to the series' tip?  If not, which earlier window commits to its files are missing. */
-static void judge_applies(struct audit *a, struct stable_series *s, size_t row, struct audit_cell *cell)
+/*
+ * Does it apply to the series' tip, exactly?  And a missing fix: does it
+ * go in there, and after which commits (readiness.h)?
+ */
+static int judge_applies(struct audit *a, struct stable_series *s, size_t row,
+			 struct audit_cell *cell)
 {
 	struct audit_row *r = &a->rows[row];
+	struct readiness rd;
 	char *why = NULL;
+	int ret;
 
 	cell->applies = apply_to_tree(a->h->repo, git_tree_id(s->tip_tree), r->diff, NULL, &why) == 0;
 	free(why);
-	if (cell->applies)
-		return;
-	for (size_t k = row + 1; k < a->nrows && cell->nprereqs < 5; k++) {
-		const struct audit_row *older = &a->rows[k];
-		bool shares = false;
-		for (size_t i = 0; i < r->npaths && !shares; i++)
-			for (size_t j = 0; j < older->npaths && !shares; j++)
-				shares = !strcmp(r->paths[i], older->paths[j]);
-		if (shares && older->cells[s - a->s].present == PV_NONE)
-			cell->prereqs[cell->nprereqs++] = older->commit;
+	if (r->fix.cls != FIXCLASS_FIX)
+		return 0;       /* the possible fixes: a review list, not a backport queue */
+	if ((ret = readiness_check(&rd, a->h, r->commit, NULL, s->tip)) < 0)
+		return ret;
+	readiness_summarize(&rd, &cell->ready);
+	readiness_free(&rd);
+	if (cell->ready.answer == READY_ALREADY) {
+		/* the same change under another id, in mainline before the series left it */
+		uint32_t first = contain_first_release(&a->c, cell->ready.already_by);
+		cell->present = cell->ready.already_by;
+		cell->present_how = "patch-id";
+		cell->present_since = first == PV_NONE ? s->tip_name : a->h->tags.v[first].shortname;
 	}
+	return 0;
 }
 
 /* Newest first, by committer date, as git log lists them. */
@@ -528,6 +537,38 @@ static bool *message_culprits(struct audit *a, struct triage *t, uint32_t fix_fi
 	return culprit;
 }
 
+/* The missing fixes (cells) whose readiness the audit checks. */
+static size_t count_missing(const struct audit *a)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nrows; i++)
+		for (size_t k = 0; k < a->ns; k++)
+			n += audit_missing(&a->rows[i], &a->rows[i].cells[k]) &&
+			     a->rows[i].fix.cls == FIXCLASS_FIX;
+	return n;
+}
+
+
+/* What is missing: does it apply, and the missing fixes' readiness, oldest first. */
+static int judge_missing(struct audit *a)
+{
+	size_t done = 0, n = count_missing(a);
+	int ret;
+
+	for (size_t i = a->nrows; i-- > 0;)
+		for (size_t k = 0; k < a->ns; k++) {
+			struct audit_cell *cell = &a->rows[i].cells[k];
+			if (!audit_missing(&a->rows[i], cell))
+				continue;
+			if ((ret = judge_applies(a, &a->s[k], i, cell)) < 0)
+				return ret;
+			if (a->rows[i].fix.cls == FIXCLASS_FIX && (++done % 10 == 0 || done == n))
+				pv_progress("audit", "missing fixes checked for backport", done, n);
+		}
+	return 0;
+}
+
 static int read_rows(struct audit *a)
 {
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -564,14 +605,7 @@ static int read_rows(struct audit *a)
 			pv_progress("audit", "commits", i + 1, a->nrows);
 	}
 	find_reverts(a);
-	/* oldest first, so that prerequisites (older rows) are judged already */
-	for (size_t i = a->nrows; i-- > 0;)
-		for (size_t k = 0; k < a->ns; k++) {
-			struct audit_cell *cell = &a->rows[i].cells[k];
-			if (audit_missing(&a->rows[i], cell))
-				judge_applies(a, &a->s[k], i, cell);
-		}
-	return 0;
+	return judge_missing(a);
 }
 
 bool audit_missing(const struct audit_row *r, const struct audit_cell *c)
@@ -593,6 +627,25 @@ bool audit_listed(const struct audit_result *res, const struct audit_row *r, con
 			return true;
 	}
 	return false;
+}
+
+static void count_ready(const struct ready_summary *s, struct audit_counts *n)
+{
+	if (!s->checked)
+		return;
+	switch (s->answer) {
+	case READY_ALREADY:     /* present, then (judge_applies): not missing */
+		break;
+	case READY_APPLIES:
+		*(s->how == APPLY_CLEAN ? &n->ready_clean : &n->ready_merged) += 1;
+		break;
+	case READY_AFTER:
+		n->ready_after++;
+		break;
+	case READY_CONFLICT:
+		n->ready_conflict++;
+		break;
+	}
 }
 
 void audit_count(const struct audit_result *res, size_t k, struct audit_counts *n)
@@ -618,6 +671,8 @@ void audit_count(const struct audit_result *res, size_t k, struct audit_counts *
 			n->candidates++;
 			n->missing += missing;
 			n->missing_backported_culprit += missing && c->via_backport;
+			if (missing)
+				count_ready(&c->ready, n);
 		} else if (c->needed == AUDIT_NEEDED) {
 			n->possible_needed++;
 			n->possible_missing += missing;
@@ -633,8 +688,10 @@ static void free_rows(struct audit_row *rows, size_t nrows, size_t nseries)
 {
 	for (size_t i = 0; i < nrows; i++) {
 		struct audit_row *r = &rows[i];
-		for (size_t k = 0; r->cells && k < nseries; k++)
+		for (size_t k = 0; r->cells && k < nseries; k++) {
 			free(r->cells[k].needed_why);
+			ready_summary_free(&r->cells[k].ready);
+		}
 		for (size_t k = 0; k < r->npaths; k++)
 			free(r->paths[k]);
 		free(r->paths);

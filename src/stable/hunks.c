@@ -104,9 +104,9 @@ static void index_line(struct file_diff *f, const char *rest)
 	f->new_blob[b] = '\0';
 }
 
-static struct hunk *new_hunk(struct file_diff *f, const char *header)
+static struct file_hunk *new_hunk(struct file_diff *f, const char *header)
 {
-	struct hunk *h;
+	struct file_hunk *h;
 	const char *sec = strstr(header + 2, "@@");
 
 	f->hunks = xrealloc(f->hunks, (f->nhunks + 1) * sizeof(*f->hunks));
@@ -121,7 +121,7 @@ static struct hunk *new_hunk(struct file_diff *f, const char *header)
 }
 
 /* One body line of hunk h: "+x", "-x", " x" or "\ No newline ..." after prev. */
-static void hunk_line(struct hunk *h, const char *l, size_t n, char prev, bool *changed)
+static void hunk_line(struct file_hunk *h, const char *l, size_t n, char prev, bool *changed)
 {
 	if (*l == '\\') {
 		/* "\ No newline at end of file": the line before has no '\n' */
@@ -188,7 +188,7 @@ size_t diff_files_parse(struct diff_files *d, const char *text)
 {
 	struct text_lines all = { 0 };
 	struct file_diff *f = NULL;
-	struct hunk *h = NULL;
+	struct file_hunk *h = NULL;
 	size_t alloc = 0;
 	bool changed = false;
 
@@ -292,7 +292,7 @@ static void splice(struct text_lines *img, size_t at, size_t n, const struct tex
  * has).  Some line must stay to anchor it: a hunk that only adds lines
  * keeps one of context at least.
  */
-static bool apply_one(struct text_lines *img, const struct hunk *h, unsigned fuzz, long *shift,
+static bool apply_one(struct text_lines *img, const struct file_hunk *h, unsigned fuzz, long *shift,
 		      struct hunk_place *place)
 {
 	size_t drop_lead = fuzz < h->lead ? fuzz : h->lead;
@@ -317,7 +317,7 @@ static bool apply_one(struct text_lines *img, const struct hunk *h, unsigned fuz
 	return true;
 }
 
-bool hunk_find(const struct text_lines *img, const struct hunk *h, unsigned max_fuzz,
+bool hunk_find(const struct text_lines *img, const struct file_hunk *h, unsigned max_fuzz,
 	       size_t want, size_t *at, unsigned *fuzz)
 {
 	for (unsigned f = 0; f <= max_fuzz; f++) {

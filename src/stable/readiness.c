@@ -62,7 +62,8 @@ static bool already(struct readiness *r, struct ready_search *x, const struct pa
 		r->already_how = "upstream line";
 	} else {
 		for (size_t i = 0; i < x->nline && r->already_by == PV_NONE; i++)
-			if (p->has_patchid && patch_same_id(h->repo, &h->dag, x->line[i], p))
+			if (!x->reverted[i] && p->has_patchid &&
+			    patch_same_id(h->repo, &h->dag, x->line[i], p))
 				r->already_by = x->line[i];
 		r->already_how = "patch-id";
 	}
@@ -250,7 +251,7 @@ static uint32_t *commits_where(const uint32_t *v, size_t n, const bool *mask, bo
  * Where the hunk's lines would be in img: the nearest line of the hunk
  * found there, moved back by its place in the hunk; else its own line.
  */
-static size_t anchor(const struct text_lines *img, const struct hunk *hk, size_t want)
+static size_t anchor(const struct text_lines *img, const struct file_hunk *hk, size_t want)
 {
 	for (size_t i = 0; i < hk->pre.nr; i++) {
 		if (hk->pre.len[i] < 4)
@@ -274,7 +275,7 @@ static void conflict_of(struct readiness *r, struct ready_search *x, const struc
 			size_t k, const struct text_lines *img, long shift)
 {
 	struct history *h = x->h;
-	const struct hunk *hk = &f->hunks[k];
+	const struct file_hunk *hk = &f->hunks[k];
 	struct ready_conflict *c;
 	size_t want = hk->old_start > 0 ? (size_t)((long)hk->old_start - 1 + shift) : 0;
 	size_t at = anchor(img, hk, want), n = hk->pre.nr;
@@ -325,7 +326,7 @@ static void find_conflicts(struct readiness *r, struct ready_search *x, const st
 		if (!img || merged)
 			continue;       /* a missing file is said by the apply report */
 		for (size_t k = 0; k < f->nhunks; k++) {
-			const struct hunk *hk = &f->hunks[k];
+			const struct file_hunk *hk = &f->hunks[k];
 			size_t want = hk->old_start > 0 ? (size_t)((long)hk->old_start - 1 + shift) : 0;
 			size_t at;
 			unsigned fuzz;
@@ -453,4 +454,48 @@ out:
 	diff_files_free(&d);
 	patch_free(&own);
 	return ret;
+}
+
+void readiness_summarize(const struct readiness *r, struct ready_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->checked = true;
+	s->onto = r->onto;
+	s->answer = r->answer;
+	s->how = r->as_is.how;
+	s->nconflicts = r->nconflicts;
+	s->already_by = r->already_by;
+	s->already_how = r->already_how;
+	if (r->answer != READY_AFTER)
+		return;
+	s->prereqs = xmalloc((r->nsteps + 1) * sizeof(*s->prereqs));
+	for (size_t i = 0; i < r->nsteps; i++) {
+		s->prereqs[s->nprereqs++] = r->steps[i].commit;
+		s->adapted |= r->steps[i].how >= APPLY_ADAPTED;
+	}
+}
+
+void ready_summary_free(struct ready_summary *s)
+{
+	free(s->prereqs);
+	memset(s, 0, sizeof(*s));
+}
+
+char *ready_summary_words(const struct ready_summary *s)
+{
+	static const char *const as_is[] = { "clean", "with fuzz", "by a three-way merge",
+					     "adapted", "conflicts" };
+
+	switch (s->answer) {
+	case READY_ALREADY:
+		return xstrdup("already there");
+	case READY_APPLIES:
+		return xstrdup(as_is[s->how]);
+	case READY_AFTER:
+		return xstrfmt("after %zu prerequisite%s%s", s->nprereqs, s->nprereqs == 1 ? "" : "s",
+			       s->adapted ? " (one to adapt)" : "");
+	case READY_CONFLICT:
+		break;
+	}
+	return xstrfmt("conflicts (%zu hunk%s)", s->nconflicts, s->nconflicts == 1 ? "" : "s");
 }

@@ -117,7 +117,7 @@ static void wanted_names(const struct diff_files *d, struct wanted **v, size_t *
 {
 	for (size_t i = 0; i < d->nr; i++)
 		for (size_t k = 0; k < d->v[i].nhunks; k++) {
-			const struct hunk *h = &d->v[i].hunks[k];
+			const struct file_hunk *h = &d->v[i].hunks[k];
 			for (size_t j = 0; j < h->post.nr; j++)
 				names_of_line(h->post.v[j], h->post.len[j], &h->pre, v, n);
 		}

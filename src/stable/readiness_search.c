@@ -7,7 +7,9 @@
 
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
+#include "patchver/engine/revs.h"
 #include "patchver/engine/treepath.h"
+#include "patchver/engine/upstream.h"
 #include "patchver/stable/backports.h"
 #include "patchver/stable/patch.h"
 #include "patchver/stable/readiness_search.h"
@@ -33,10 +35,35 @@ void ready_search_free(struct ready_search *x)
 	free(x->in_onto);
 	free(x->in_tip);
 	free(x->line);
+	free(x->reverted);
 	free(x->carried_up);
 	free(x->carried_by);
 	free(x->topo);
 	memset(x, 0, sizeof(*x));
+}
+
+/*
+ * A commit of the release's line that reverts another of it ("This
+ * reverts commit X", or 'Revert "subject"'): that one is not there any more.
+ */
+static void mark_reverted(struct ready_search *x, uint32_t c)
+{
+	char *msg = history_message(x->h, c), *subject = NULL, hex[41];
+
+	if (!msg || !upstream_revert(msg, hex, &subject)) {
+		free(msg);
+		return;
+	}
+	for (size_t i = 0; i < x->nline; i++) {
+		char *other = *hex ? NULL : history_subject(x->h, x->line[i]);
+		uint32_t named = *hex ? rev_find_hex(&x->h->dag, hex) : PV_NONE;
+		if (x->line[i] != c && ((*hex && named == x->line[i]) ||
+					(!*hex && subject && other && !strcmp(other, subject))))
+			x->reverted[i] = true;
+		free(other);
+	}
+	free(subject);
+	free(msg);
 }
 
 /*
@@ -54,10 +81,9 @@ int ready_search_prepare(struct ready_search *x, uint32_t tip)
 	if (!x->in_onto || !x->in_tip)
 		return pv_error_set(PV_ECORRUPT, "cannot read the history below %s",
 				    git_oid_tostr_s(&dag->oids[x->onto]));
-	/* the release line's own commits (base..onto) and the upstreams they name */
+	/* the release line's own commits (base..onto), what they revert, the upstreams they name */
 	for (uint32_t c = 0; c < dag->nr; c++) {
-		char hex[41];
-		uint32_t up, np;
+		uint32_t np;
 		if (!x->in_onto[c] || x->in_tip[c])
 			continue;
 		dag_parents(dag, c, &np);
@@ -65,12 +91,19 @@ int ready_search_prepare(struct ready_search *x, uint32_t tip)
 			continue;
 		x->line = xrealloc(x->line, (x->nline + 1) * sizeof(uint32_t));
 		x->line[x->nline++] = c;
-		if ((up = backport_named_upstream(x->h, c, hex)) == PV_NONE)
+	}
+	x->reverted = xcalloc(x->nline + 1, sizeof(*x->reverted));
+	for (size_t i = 0; i < x->nline; i++)
+		mark_reverted(x, x->line[i]);
+	for (size_t i = 0; i < x->nline; i++) {
+		char hex[41];
+		uint32_t up;
+		if (x->reverted[i] || (up = backport_named_upstream(x->h, x->line[i], hex)) == PV_NONE)
 			continue;
 		x->carried_up = xrealloc(x->carried_up, (x->ncarried + 1) * sizeof(uint32_t));
 		x->carried_by = xrealloc(x->carried_by, (x->ncarried + 1) * sizeof(uint32_t));
 		x->carried_up[x->ncarried] = up;
-		x->carried_by[x->ncarried++] = c;
+		x->carried_by[x->ncarried++] = x->line[i];
 	}
 	/* oldest first: the order the commits went in */
 	all = dag_topo_order(dag);

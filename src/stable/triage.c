@@ -574,6 +574,28 @@ void triage_place(struct triage_group *g, const struct triage *t, struct history
 	free(fixed);
 }
 
+int triage_readiness(struct triage *t, struct history *h)
+{
+	struct triage_group *g = &t->groups[0];
+
+	if (t->fix_kind.cls == FIXCLASS_NOT_FIX)
+		return 0;       /* its rows are not judged */
+	for (size_t i = 0; i < g->nseries; i++) {
+		struct series *s = &g->series[i];
+		struct readiness r;
+		uint32_t onto;
+		int ret;
+		if (!s->affected || s->fixed_in != PV_NONE || !s->maintained || !s->ntags ||
+		    (onto = h->tags.v[s->tags[s->ntags - 1]].commit) == PV_NONE)
+			continue;
+		if ((ret = readiness_check(&r, h, t->fix, NULL, onto)) < 0)
+			return ret;
+		readiness_summarize(&r, &s->ready);
+		readiness_free(&r);
+	}
+	return 0;
+}
+
 void triage_group_free(struct triage_group *g)
 {
 	free(g->hunks);
@@ -582,8 +604,10 @@ void triage_group_free(struct triage_group *g)
 	for (size_t i = 0; g->fits && i < g->naffected; i++)
 		free(g->fits[i].prereqs);
 	free(g->fits);
-	for (size_t i = 0; i < g->nseries; i++)
+	for (size_t i = 0; i < g->nseries; i++) {
 		free(g->series[i].tags);
+		ready_summary_free(&g->series[i].ready);
+	}
 	free(g->series);
 	free(g->verdict);
 }

@@ -39,10 +39,10 @@ void json_kbool(struct json *j, const char *key, bool v);
  * patchver's JSON documents: one version for all of them, bumped only when
  * a field changes meaning or goes away (a new field is no new version).
  */
-#define JSON_SCHEMA_VERSION 1
+#define JSON_SCHEMA_VERSION 2
 
 /*
- * Start a document on out: {"schema_version": 1 -- the caller adds its
+ * Start a document on out: {"schema_version": 2 -- the caller adds its
  * keys and closes it with json_obj_end().
  */
 void json_document_begin(struct json *j, FILE *out);

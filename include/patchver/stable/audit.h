@@ -7,6 +7,7 @@
 
 #include "patchver/engine/history.h"
 #include "patchver/stable/fixclass.h"
+#include "patchver/stable/readiness.h"
 
 /*
  * --audit A..B --series X.Y[,X.Y...]: for every non-merge commit of a
@@ -48,9 +49,9 @@ struct audit_cell {
 	const char *present_how;    /* "upstream line", "patch-id" */
 	const char *present_since;  /* the series tag first with it, or its branch */
 	bool via_backport;          /* needed: the series carries the culprit as a backport */
-	int applies;                /* 1, 0, -1: not checked */
-	uint32_t prereqs[5];        /* does not apply: earlier window commits to its files */
-	size_t nprereqs;
+	int applies;                /* exactly, as git apply: 1, 0, -1: not checked */
+	/* a missing fix: does it go into the series' tip, after what (readiness.h) */
+	struct ready_summary ready;
 };
 
 struct audit_row {
@@ -92,6 +93,8 @@ struct audit_counts {
 	size_t unneeded_fix, unneeded_possible, unknown;
 	size_t present, by_line, present_not_fix;
 	size_t reverted;            /* needed, not present, but mainline reverted it */
+	/* the missing fixes by readiness on the tip */
+	size_t ready_clean, ready_merged, ready_after, ready_conflict;
 };
 
 /* Needed by the series, not in it, and not reverted in mainline: missing. */

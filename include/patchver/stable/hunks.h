@@ -23,7 +23,7 @@ void text_lines_free(struct text_lines *l);
 /* The lines joined (caller frees); *size their length. */
 char *text_lines_join(const struct text_lines *l, size_t *size);
 
-struct hunk {
+struct file_hunk {
 	long old_start;             /* 1-based, as "@@ -old_start" says */
 	struct text_lines pre;      /* context and removed lines: what it looks for */
 	struct text_lines post;     /* context and added lines: what it leaves */
@@ -37,7 +37,7 @@ struct file_diff {
 	unsigned new_mode;
 	bool mode_change;
 	bool binary;                /* "Binary files ... differ" or a "GIT binary patch" */
-	struct hunk *hunks;
+	struct file_hunk *hunks;
 	size_t nhunks;
 };
 
@@ -63,7 +63,7 @@ struct hunk_place {
  * max_fuzz context lines dropped at each end: true with *at (where its
  * kept lines start) and *fuzz.
  */
-bool hunk_find(const struct text_lines *img, const struct hunk *h, unsigned max_fuzz,
+bool hunk_find(const struct text_lines *img, const struct file_hunk *h, unsigned max_fuzz,
 	       size_t want, size_t *at, unsigned *fuzz);
 
 /*

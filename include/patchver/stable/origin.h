@@ -9,6 +9,7 @@
 #include "patchver/stable/evidence.h"
 #include "patchver/stable/evidence_mode.h"
 #include "patchver/stable/fixblame.h"
+#include "patchver/stable/readiness.h"
 
 /*
  * Where the code a fix changes came from: its hunks grouped by origin,
@@ -53,6 +54,8 @@ struct series {
 	 * its series' answer then follows mainline's history.  PV_NONE: none.
 	 */
 	uint32_t on_mainline, mainline_by;
+	/* lacking the fix: does it go into the newest tag (triage_readiness) */
+	struct ready_summary ready;
 };
 
 struct triage_group {

@@ -88,6 +88,24 @@ struct readiness {
 	size_t nnames;
 };
 
+/* The answer in short, as a triage's series row or an audit's cell says it. */
+struct ready_summary {
+	bool checked;
+	uint32_t onto;              /* the commit (a tag's) it was checked on */
+	enum ready_answer answer;
+	enum apply_how how;         /* as it is */
+	uint32_t *prereqs;          /* READY_AFTER: in order */
+	size_t nprereqs;
+	bool adapted;               /* one of them goes in only adapted */
+	size_t nconflicts;          /* READY_CONFLICT: hunks */
+	uint32_t already_by;        /* READY_ALREADY: the commit that has it */
+	const char *already_how;
+};
+void readiness_summarize(const struct readiness *r, struct ready_summary *s);
+void ready_summary_free(struct ready_summary *s);
+/* "clean", "with fuzz", "after 2 prerequisites", "conflicts" ... (caller frees) */
+char *ready_summary_words(const struct ready_summary *s);
+
 /*
  * The readiness of fix (a commit of h, or PV_NONE with its patch p; p may
  * be NULL for a commit) onto commit onto.  0, or a PV_E* code: fix a

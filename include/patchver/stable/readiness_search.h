@@ -30,6 +30,7 @@ struct ready_search {
 	bool *in_onto;              /* the release's ancestors */
 	bool *in_tip;               /* the fix's (the tip prepared for) */
 	uint32_t *line;             /* the release line's own commits (base..onto), merges aside */
+	bool *reverted;             /* per line commit: another of the line reverts it */
 	size_t nline;
 	uint32_t *carried_up, *carried_by;  /* upstream commits its line names, and the backports */
 	size_t ncarried;

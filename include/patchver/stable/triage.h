@@ -85,6 +85,14 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 void triage_free(struct triage *t);
 
 /*
+ * Backport readiness (readiness.h) of the fix on the newest tag of each
+ * headline series row that is affected, lacks the fix and has a stable
+ * line here (a series without stable tags is nobody's backport target):
+ * each row's ready.  0 or a PV_E* code.
+ */
+int triage_readiness(struct triage *t, struct history *h);
+
+/*
  * The releases and series rows of t's fix (placed as the triage placed it:
  * itself and its unreverted backports) for the introducers intro[0..n)
  * instead of a group's evidence: a first bad commit the boots measured,
