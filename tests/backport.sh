@@ -144,6 +144,17 @@ bp nosuchrev >/dev/null 2>&1; expect_eq $? 4 "an unknown fix"
 "$PATCHVER" -C "$r" --backport --triage "$F1" --onto v2.6.30.1 >/dev/null 2>&1
 expect_eq $? 2 "--backport with another mode"
 
+# beyond the search's bound: 201 commits to the file since the base, said so
+git checkout -q -b busy v2.6.30
+for i in $(seq 1 201); do echo "busy line $i" >> k.c; git add k.c; t=$((t + 60)); GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000" git commit -qm "k: line $i"; done
+line k.c 3 "k line 3 fixed"; commit "k: fix line 3"; FB=$(git rev-parse HEAD)
+git checkout -q master
+expect_eq "$(jbp "$FB" v2.6.30.1 '[.applies, .searched, .candidates, (.prerequisites | length)] | join(" ")')" \
+	"fuzz false 201 0" "over 200 candidates: not searched"
+expect_contains "$(bp "$FB")" "prerequisites:    not searched: 201 commits since the base change its files (the bound is 200)" \
+	"over 200 candidates: the line"
+snapshot "$tmp/before"      # the test's own commits: the rest compares from here
+
 snapshot "$tmp/after"
 expect_files_same "$tmp/before" "$tmp/after" "the repository"
 finish
