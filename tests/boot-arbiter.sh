@@ -6,7 +6,7 @@
 # the start at v6.2-rc3, and --measure names the commit that exposed it.
 # The fix calls a helper that came in after v6.2-rc3: on the older
 # releases it does not build until the verify finds the helper's commit
-# and applies it first.  A reproducer that never shows the bug, and a
+# and applies it first, with fuzz (a commit before it moved its context).  A reproducer that never shows the bug, and a
 # --bug that shows on the control too, measure nothing.
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
@@ -53,9 +53,16 @@ for r in v6.2-rc2 v6.2-rc3; do
 		"${helper:0:12} prctl: a helper for the model request (defines prctl_model_arg_valid)" \
 		"$r+fix builds with the helper's commit"
 	expect_eq "$(row "$r+fix" '.patches | join(" ")')" "${helper:0:12} ${fix:0:12}" "$r+fix: the helper, then the fix"
+	expect_contains "$(row "$r+fix" '.state')" "+${helper:0:12}(fuzz)+" \
+		"$r+fix: the helper went in with fuzz (its context moved after $r), as the state says"
 	expect_eq "$(row "$r+fix" '.as_expected')" true "$r+fix passes"
 done
 expect_eq "$(row v6.2+fix '.build.prerequisites | length')" 0 "v6.2 has the helper: nothing needed"
+# the names check finds the same commit before any build
+expect_eq "$("$PATCHVER" -C "$model" --backport "$fix" --onto v6.2-rc3 --json |
+	jq -r '.missing_names | map(.name + " " + .file + " " + .commit) | join(",")')" \
+	"prctl_model_arg_valid kernel/sys.c $helper" \
+	"--backport: the helper the build needed, found statically in v6.2-rc3"
 expect_eq "$(jq -r '.build_prerequisites | length' "$(row v6.2-rc3+fix '.boot.record')")" 1 \
 	"the state's boot record names its build prerequisite"
 expect_contains "$(row v6.2-rc3+fix '.build.object_log')" "object.log" "the failing object made again alone"

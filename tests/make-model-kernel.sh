@@ -33,7 +33,9 @@
 #   v6.2-rc2    doc change, doc change
 #   prctl: wire up the model request (0004: the flaw now reachable)
 #   v6.2-rc3    doc change
-#   prctl: a helper for the model request (0005)
+#   prctl: a line the helper carries as context (0013)
+#   prctl: a helper for the model request (0005: on v6.2-rc3 and before
+#               it goes in only with fuzz 1, as the lab must apply it)
 #   v6.2-rc4    v6.2 (doc changes)
 #   prctl: reject the model request's magic argument (0006: Fixes: the
 #               first, and calls 0005's helper)
@@ -115,6 +117,8 @@ if [ "$variant" = arbiter ]; then
 	commit "docs: model step 3"
 	commit "prctl: wire up the model request" "$model/0004-prctl-wire-up-the-model-request.patch"
 	commit "docs: model step 4";                     tag v6.2-rc3
+	commit "prctl: a line the helper carries as context" \
+		"$model/0013-prctl-a-line-the-helper-carries-as-context.patch"
 	commit "prctl: a helper for the model request" \
 		"$model/0005-prctl-a-helper-for-the-model-request.patch"
 	commit "docs: model step 5";                     tag v6.2-rc4

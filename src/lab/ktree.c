@@ -441,16 +441,32 @@ int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree)
 	return ret;
 }
 
-int ktree_apply(struct ktree *k, const git_oid *tree_id, git_diff *diff, git_oid *out)
+int ktree_apply(struct ktree *k, const git_oid *tree_id, git_diff *diff, git_oid *out,
+		enum apply_how *how)
 {
-	char *text = apply_diff_text(diff), *why = NULL;
+	struct apply_opts o = { .max_fuzz = 2, .three_way = true };
+	struct apply_report rep = { 0 };
+	struct apply_tree t;
+	struct diff_files d;
+	char *text = apply_diff_text(diff);
 	/* the new blobs and trees land in memory: k->repo is shielded */
-	int ret = 0;
+	int ret;
 
-	if (apply_to_tree(k->repo, tree_id, text, out, &why) != 0)
-		ret = pv_error_set(PV_EPATCH, "the patch does not apply: %s", why ? why : "?");
-
-	free(why);
+	if (!how)
+		o = (struct apply_opts){ 0 };     /* exactly, as git apply */
+	apply_tree_init(&t, k->repo, tree_id);
+	if (!diff_files_parse(&d, text))
+		ret = pv_error_set(PV_EPATCH, "the patch does not apply: it changes no file");
+	else if ((ret = apply_tree_diff(&t, &d, &o, &rep)) == APPLY_CONFLICT)
+		ret = pv_error_set(PV_EPATCH, "the patch does not apply: %s", apply_report_why(&rep));
+	else if (ret >= 0) {
+		if (how)
+			*how = (enum apply_how)ret;
+		ret = apply_tree_write(&t, out);
+	}
+	apply_report_free(&rep);
+	diff_files_free(&d);
+	apply_tree_free(&t);
 	free(text);
 	return ret;
 }

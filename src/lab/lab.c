@@ -210,7 +210,7 @@ static int compute_state(struct lab *l, struct candidate *c)
 		return ret;
 	for (size_t i = 0; i < l->compat.npatches; i++) {
 		const struct compat_patch *p = &l->compat.patches[i];
-		if ((ret = ktree_apply(&l->tree, &c->run.tree, p->diff, &next)) == PV_EPATCH) {
+		if ((ret = ktree_apply(&l->tree, &c->run.tree, p->diff, &next, NULL)) == PV_EPATCH) {
 			/* the sub-era's series is wrong for this tree: never built without it */
 			c->run.failed_patch = xstrfmt("compat/%s/%s", l->compat.era, p->name);
 			c->run.state = xstrdup(version);
@@ -230,13 +230,16 @@ static int compute_state(struct lab *l, struct candidate *c)
 	c->run.make_vars = strv_dup(l->compat.make_vars);
 	sbuf_adds(&label, version);
 	for (size_t i = 0; i < c->npatches; i++) {
-		ret = ktree_apply(&l->tree, &c->run.tree, c->patches[i]->diff, &next);
+		enum apply_how how = APPLY_CLEAN;
+		ret = ktree_apply(&l->tree, &c->run.tree, c->patches[i]->diff, &next, &how);
 		if (ret == PV_EPATCH)
 			c->run.failed_patch = xstrdup(c->patches[i]->name);
 		if (ret)
 			break;
 		c->run.tree = next;
-		sbuf_addf(&label, "+%s", c->patches[i]->name);
+		/* a patch that took fuzz or a merge says so in the state's name */
+		sbuf_addf(&label, "+%s%s%s%s", c->patches[i]->name, how ? "(" : "",
+			  how ? apply_how_name(how) : "", how ? ")" : "");
 	}
 	c->run.state = label.buf;
 	return ret;

@@ -381,16 +381,77 @@ static int search(struct readiness *r, struct ready_search *x, const struct patc
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * The fix as a commit: one parent (*parent), and its patch read into own
+ * when the caller gave none (*p).  0 or a PV_E* code.
+ */
+static int fix_commit(struct history *h, uint32_t fix, const struct patch **p, struct patch *own,
+		      uint32_t *parent)
+{
+	uint32_t np;
+	const uint32_t *par = dag_parents(&h->dag, fix, &np);
+
+	if (np != 1)
+		return pv_error_set(PV_EINVALID, "%s is %s: give the commit of the fix itself",
+				    git_oid_tostr_s(&h->dag.oids[fix]), np ? "a merge" : "a root commit");
+	*parent = par[0];
+	if (*p)
+		return 0;
+	if (patch_from_commit(own, h->repo, &h->dag.oids[fix]) < 0)
+		return pv_error_set(PV_ECORRUPT, "cannot read the diff of %s",
+				    git_oid_tostr_s(&h->dag.oids[fix]));
+	*p = own;
+	return 0;
+}
+
+/* Where onto's line and the fix's parted: their merge base (PV_NONE: none found). */
+static uint32_t merge_base(struct history *h, uint32_t a, uint32_t b)
+{
+	git_oid base;
+	uint32_t found = PV_NONE;
+
+	if (git_merge_base(&base, h->repo, &h->dag.oids[a], &h->dag.oids[b]) == 0)
+		found = dag_find(&h->dag, &base);
+	git_error_clear();
+	return found;
+}
+
+/* The fix on onto as it is, then the search: r->answer, or a PV_E* code. */
+static int answer(struct readiness *r, struct ready_search *x, const struct patch *p,
+		  const struct diff_files *d, const git_oid *preimage)
+{
+	struct apply_opts best = { .max_fuzz = 2, .three_way = true, .preimage = preimage };
+	struct apply_tree t;
+	int ret;
+
+	if (already(r, x, p)) {
+		r->answer = READY_ALREADY;
+		return 0;
+	}
+	apply_tree_init(&t, x->h->repo, &x->h->dag.trees[r->onto]);
+	ret = apply_tree_diff(&t, d, &best, &r->as_is);
+	apply_tree_free(&t);
+	if (ret < 0)
+		return ret;
+	r->answer = r->as_is.how < APPLY_CONFLICT ? READY_APPLIES : READY_CONFLICT;
+	if (r->as_is.how != APPLY_CLEAN) {
+		if (r->fix != PV_NONE && (ret = search(r, x, p, d)) < 0)
+			return ret;
+		if (r->answer != READY_AFTER)
+			find_conflicts(r, x, d);
+	}
+	if (r->fix != PV_NONE && r->answer != READY_CONFLICT)
+		return ready_names_check(r, x, d);
+	return 0;
+}
+
 int readiness_check(struct readiness *r, struct history *h, uint32_t fix, const struct patch *p,
 		    uint32_t onto)
 {
 	struct ready_search x;
 	struct patch own = { 0 };
 	struct diff_files d = { 0 };
-	struct apply_opts best = { .max_fuzz = 2, .three_way = true };
-	struct apply_tree t;
-	uint32_t np = 0;
-	const uint32_t *par = NULL;
+	uint32_t parent = PV_NONE;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -398,57 +459,17 @@ int readiness_check(struct readiness *r, struct history *h, uint32_t fix, const 
 	r->onto = onto;
 	r->base = r->already_by = PV_NONE;
 	ready_search_init(&x, h, onto);
-	if (fix != PV_NONE) {
-		par = dag_parents(&h->dag, fix, &np);
-		if (np != 1) {
-			ret = pv_error_set(PV_EINVALID, "%s is %s: give the commit of the fix itself",
-					   git_oid_tostr_s(&h->dag.oids[fix]),
-					   np ? "a merge" : "a root commit");
-			goto out;
-		}
-		if (!p) {
-			if (patch_from_commit(&own, h->repo, &h->dag.oids[fix]) < 0) {
-				ret = pv_error_set(PV_ECORRUPT, "cannot read the diff of %s",
-						   git_oid_tostr_s(&h->dag.oids[fix]));
-				goto out;
-			}
-			p = &own;
-		}
-		best.preimage = &h->dag.trees[par[0]];
-	}
+	if (fix != PV_NONE && (ret = fix_commit(h, fix, &p, &own, &parent)) < 0)
+		goto out;
 	if (!diff_files_parse(&d, p->diff)) {
 		ret = pv_error_set(PV_EINVALID, "the fix changes no file");
 		goto out;
 	}
-	if ((ret = ready_search_prepare(&x, fix != PV_NONE ? par[0] : onto)) < 0)
+	if ((ret = ready_search_prepare(&x, fix != PV_NONE ? parent : onto)) < 0)
 		goto out;
-	if (fix != PV_NONE) {
-		git_oid base;
-		if (git_merge_base(&base, h->repo, &h->dag.oids[onto], &h->dag.oids[fix]) == 0)
-			r->base = dag_find(&h->dag, &base);
-		git_error_clear();
-		x.base = r->base;
-	}
-	if (already(r, &x, p)) {
-		r->answer = READY_ALREADY;
-		goto out;
-	}
-	apply_tree_init(&t, h->repo, &h->dag.trees[onto]);
-	ret = apply_tree_diff(&t, &d, &best, &r->as_is);
-	apply_tree_free(&t);
-	if (ret < 0)
-		goto out;
-	r->answer = r->as_is.how < APPLY_CONFLICT ? READY_APPLIES : READY_CONFLICT;
-	if (r->as_is.how == APPLY_CLEAN)
-		goto names;
-	if (fix != PV_NONE && (ret = search(r, &x, p, &d)) < 0)
-		goto out;
-	if (r->answer != READY_AFTER)
-		find_conflicts(r, &x, &d);
-	ret = 0;
-names:
-	if (fix != PV_NONE && r->answer != READY_CONFLICT)
-		ret = ready_names_check(r, &x, &d);
+	if (fix != PV_NONE)
+		x.base = r->base = merge_base(h, onto, fix);
+	ret = answer(r, &x, p, &d, fix != PV_NONE ? &h->dag.trees[parent] : NULL);
 out:
 	ready_search_free(&x);
 	diff_files_free(&d);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <git2.h>
 
+#include "patchver/stable/apply.h"
+
 /*
  * A kernel tree to build candidates from.  Every tree is a git
  * repository: a kernel repository the user names (opened read-only, its
@@ -64,9 +66,12 @@ int ktree_commit_tree(struct ktree *k, const git_oid *commit, git_oid *tree);
 
 /*
  * tree with diff applied, computed in memory (the kernel tree's writes are
- * caught in memory).  0, or PV_EPATCH when it does not apply.
+ * caught in memory).  how NULL: exactly, as git apply; else as the stable
+ * team applies (stable/apply.h: fuzz, then three-way), and *how says
+ * which it took.  0, or PV_EPATCH when it does not apply.
  */
-int ktree_apply(struct ktree *k, const git_oid *tree, git_diff *diff, git_oid *out);
+int ktree_apply(struct ktree *k, const git_oid *tree, git_diff *diff, git_oid *out,
+		enum apply_how *how);
 
 /*
  * Build in obj/<id>-<variant>/ (variant "" or NULL: obj/<id>/): one object
