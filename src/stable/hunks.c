@@ -273,10 +273,11 @@ static void splice(struct text_lines *img, size_t at, size_t n, const struct tex
 
 	for (size_t k = 0; k < n; k++)
 		free(img->v[at + k]);
-	if (nr > img->alloc) {
-		img->alloc = nr;
-		img->v = xrealloc(img->v, nr * sizeof(*img->v));
-		img->len = xrealloc(img->len, nr * sizeof(*img->len));
+	if (nr > img->alloc || !img->v) {
+		/* an empty file has no arrays yet: give it room for one line at least */
+		img->alloc = nr ? nr : 1;
+		img->v = xrealloc(img->v, img->alloc * sizeof(*img->v));
+		img->len = xrealloc(img->len, img->alloc * sizeof(*img->len));
 	}
 	memmove(img->v + at + m, img->v + at + n, (img->nr - at - n) * sizeof(*img->v));
 	memmove(img->len + at + m, img->len + at + n, (img->nr - at - n) * sizeof(*img->len));

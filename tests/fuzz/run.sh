@@ -16,7 +16,7 @@ build() {   # name sources...
 	clang $cflags -o "$out/$name" "$top/tests/fuzz/$name.c" "$@" $common $libs
 }
 build fuzz_kver "$top/src/engine/kver.c"
-build fuzz_patch "$top/src/stable/patch.c" "$top/src/stable/patchid.c" \
+build fuzz_patch "$top/src/stable/patch.c" "$top/src/stable/patchid.c" "$top/src/stable/hunks.c" \
 	"$top/src/engine/treepath.c" "$top/src/engine/cgraph.c" "$top/src/engine/objstore.c"
 build fuzz_serial "$top/src/lab/serial.c" "$top/src/lab/crash.c"
 build fuzz_objstore "$top/src/engine/objstore.c"
