@@ -11,6 +11,7 @@
 #   6 k.c: F6 is in v2.6.30.1 already, as a backport naming it
 #   7 f.c: F7 calls new_helper(), which H7 added to h.h: a missing name
 #   8 g.c: F8 applies with fuzz 1
+#   9 f.c: F9 uses a member and a struct H9 added to h.h: missing names too
 # Every answer a maintainer acts on is checked against git itself, in a
 # clone; the repository is byte-identical afterwards.
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -20,7 +21,7 @@ for f in a b c d e g k; do
 	for i in $(seq 1 30); do echo "$f line $i"; done > $f.c
 done
 { echo '#include "h.h"'; for i in $(seq 2 30); do echo "f line $i"; done; } > f.c
-printf '#ifndef H_H\n#define H_H\nstatic inline int old_helper(int x)\n{\n\treturn x;\n}\n#endif\n' > h.h
+printf '#ifndef H_H\n#define H_H\nstruct thing {\n\tint a;\n};\nstatic inline int old_helper(int x)\n{\n\treturn x;\n}\n#endif\n' > h.h
 git add . && commit "base" && tag v2.6.30
 P1=$(change a.c 10 "a line 10 prep" "a: prepare")
 D1=$(change a.c 25 "a line 25 other" "a: unrelated")
@@ -38,6 +39,9 @@ sed -i 's/^#endif$/static inline int new_helper(int x)\n{\n\treturn x + 1;\n}\n#
 git add h.h && commit "h: add new_helper" && H7=$(git rev-parse HEAD)
 F7=$(change f.c 20 "\tret = new_helper(ret);" "f: use the new helper")
 F8=$(change g.c 12 "g line 12 fixed" "g: fix")
+sed -i -e 's/^\tint a;$/\tint a;\n\tint extra;/' -e 's/^#endif$/struct gadget {\n\tint g;\n};\n#endif/' h.h
+git add h.h && commit "h: a member and a struct" && H9=$(git rev-parse HEAD)
+F9=$(change f.c 25 "\tt->extra = 1; struct gadget *gd = 0;" "f: use the member and the struct")
 git checkout -q -b side v2.6.30
 echo side > z.c && git add z.c && commit "z: add"
 git checkout -q master
@@ -124,6 +128,9 @@ expect_eq "$(jbp "$F7" v2.6.30.1 '[.applies, (.missing_names | map(.name + " " +
 expect_contains "$(bp "$F7")" "  git cherry-pick -x $H7   # likely needed to build: new_helper()" \
 	"text: the name's commit in the sequence"
 expect_eq "$(jbp "$F1" v2.6.30.1 '.missing_names | length')" 0 "no missing name"
+expect_eq "$(jbp "$F9" v2.6.30.1 '.missing_names | map(.name + " " + .kind + " " + .file + " " + .commit) | join(",")')" \
+	"extra member h.h $H9,gadget struct h.h $H9" "a missing member and struct"
+expect_contains "$(bp "$F9")" "  ->extra, defined in h.h since" "text: the member"
 
 # 8: fuzz, per hunk
 expect_eq "$(jbp "$F8" v2.6.30.1 '[.applies, .answer, .hunks[0].fuzz] | join(" ")')" "fuzz applies 1" "fuzz"

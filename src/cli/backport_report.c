@@ -148,6 +148,31 @@ static void print_conflicts(struct backport_printer *f)
 	}
 }
 
+/* A missing name as the code writes it: "f()", "MACRO", "->member", "struct tag". */
+static const char *name_prefix(enum definer_kind k)
+{
+	return k == DEFINER_MEMBER ? "->" : k == DEFINER_TYPE ? "struct " : "";
+}
+
+static const char *name_suffix(enum definer_kind k)
+{
+	return k == DEFINER_FUNCTION ? "()" : "";
+}
+
+static const char *name_kind(enum definer_kind k)
+{
+	switch (k) {
+	case DEFINER_FUNCTION:
+		return "function";
+	case DEFINER_MEMBER:
+		return "member";
+	case DEFINER_TYPE:
+		return "struct";
+	default:
+		return "macro";
+	}
+}
+
 static void print_names(struct backport_printer *f)
 {
 	const struct readiness *r = f->r;
@@ -155,15 +180,15 @@ static void print_names(struct backport_printer *f)
 	if (r->fix == PV_NONE || r->answer == READY_CONFLICT)
 		return;
 	if (!r->nnames) {
-		printf("names:            none missing (the functions and macros it adds, looked up "
-		       "in its files and their headers)\n");
+		printf("names:            none missing (the functions, macros, members and structs it "
+		       "adds, looked up in its files and their headers)\n");
 		return;
 	}
 	printf("names:            %zu the release does not define: a likely build prerequisite\n",
 	       r->nnames);
 	for (size_t i = 0; i < r->nnames; i++) {
 		const struct ready_name *n = &r->names[i];
-		printf("  %s%s, defined in %s", n->name, n->kind == DEFINER_FUNCTION ? "()" : "",
+		printf("  %s%s%s, defined in %s", name_prefix(n->kind), n->name, name_suffix(n->kind),
 		       n->file);
 		if (n->commit == PV_NONE) {
 			printf("\n");
@@ -190,9 +215,9 @@ static void print_ready(struct backport_printer *f)
 		for (size_t k = 0; k < i && !said; k++)
 			said = r->names[k].commit == r->names[i].commit;
 		if (!said)
-			printf("  git cherry-pick -x %s   # likely needed to build: %s%s\n",
-			       hex(f, r->names[i].commit, id), r->names[i].name,
-			       r->names[i].kind == DEFINER_FUNCTION ? "()" : "");
+			printf("  git cherry-pick -x %s   # likely needed to build: %s%s%s\n",
+			       hex(f, r->names[i].commit, id), name_prefix(r->names[i].kind),
+			       r->names[i].name, name_suffix(r->names[i].kind));
 	}
 	printf("  git cherry-pick -x %s%s\n", hex(f, r->fix, id),
 	       r->answer == READY_APPLIES && r->as_is.how > APPLY_CLEAN ?
@@ -373,7 +398,7 @@ static void print_json(struct backport_printer *f, const char *onto_spec)
 	for (size_t i = 0; i < r->nnames; i++) {
 		json_obj_begin(j);
 		json_kstr(j, "name", r->names[i].name);
-		json_kstr(j, "kind", r->names[i].kind == DEFINER_FUNCTION ? "function" : "macro");
+		json_kstr(j, "kind", name_kind(r->names[i].kind));
 		json_kstr(j, "file", r->names[i].file);
 		json_commit(f, "commit", r->names[i].commit);
 		json_obj_end(j);

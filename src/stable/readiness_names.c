@@ -80,6 +80,29 @@ struct wanted {
 	enum definer_kind kind;
 };
 
+/* The kind of the word at w in line l: a call, a member ("->w", ".w"), a tag ("struct w"), a macro. */
+static bool kind_of(const char *l, const char *w, size_t wn, const char *end,
+		    enum definer_kind *kind)
+{
+	const char *before = w;
+
+	while (before > l && (before[-1] == ' ' || before[-1] == '\t'))
+		before--;
+	if (w > l && (w[-1] == '.' || (w[-1] == '>' && w - 1 > l && w[-2] == '-'))) {
+		*kind = DEFINER_MEMBER;
+	} else if ((before - l >= 6 && !memcmp(before - 6, "struct", 6)) ||
+		   (before - l >= 5 && !memcmp(before - 5, "union", 5))) {
+		*kind = DEFINER_TYPE;
+	} else if (w + wn < end && w[wn] == '(') {
+		*kind = DEFINER_FUNCTION;
+	} else if (all_caps(w, wn)) {
+		*kind = DEFINER_IDENTIFIER;
+	} else {
+		return false;           /* a variable, a type used bare: not looked up */
+	}
+	return true;
+}
+
 /* The names of a line (code only: strings and comments aside) into v. */
 static void names_of_line(const char *l, size_t len, const struct text_lines *pre,
 			  struct wanted **v, size_t *n)
@@ -88,8 +111,9 @@ static void names_of_line(const char *l, size_t len, const struct text_lines *pr
 
 	for (const char *p = l; p < end; p++) {
 		const char *w = p;
+		enum definer_kind kind;
 		size_t wn;
-		bool call, dup = false;
+		bool dup = false;
 		if (*p == '"' || (*p == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')))
 			return;         /* a string or a comment: the rest is no code we read */
 		if (!ident_start(*p) || (p > l && ident_char(p[-1])))
@@ -97,18 +121,16 @@ static void names_of_line(const char *l, size_t len, const struct text_lines *pr
 		while (p < end && ident_char(*p))
 			p++;
 		wn = (size_t)(p - w);
-		call = p < end && *p == '(';
-		if ((w > l && (w[-1] == '.' || w[-1] == '>')) || keyword(w, wn) ||
-		    (!call && !all_caps(w, wn)) || word_in(pre, w, wn))
-			continue;       /* a member, a keyword, a variable, or in the hunk's old lines */
+		p--;
+		if (keyword(w, wn) || !kind_of(l, w, wn, end, &kind) || word_in(pre, w, wn))
+			continue;       /* a keyword, a variable, or in the hunk's old lines */
 		for (size_t i = 0; i < *n && !dup; i++)
 			dup = strlen((*v)[i].name) == wn && !memcmp((*v)[i].name, w, wn);
 		if (dup || *n >= READY_NAMES_MAX)
 			continue;
 		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 		(*v)[*n].name = xstrndup(w, wn);
-		(*v)[(*n)++].kind = call ? DEFINER_FUNCTION : DEFINER_IDENTIFIER;
-		p--;
+		(*v)[(*n)++].kind = kind;
 	}
 }
 
@@ -223,14 +245,74 @@ static void places(struct texts *then, const struct diff_files *d, char ***v, si
 	}
 }
 
+
+/* Is the line [l, e) "struct w {" or "union w {" (the brace may be on the next line)? */
+static bool tag_line(const char *l, const char *e, const char *w, size_t wn)
+{
+	for (const char *k = l; k < e && (*k == ' ' || *k == '\t'); k++)
+		l = k + 1;
+	if (e - l >= 7 && !memcmp(l, "struct ", 7))
+		l += 7;
+	else if (e - l >= 6 && !memcmp(l, "union ", 6))
+		l += 6;
+	else
+		return false;
+	if ((size_t)(e - l) < wn || memcmp(l, w, wn) || (l + wn < e && ident_char(l[wn])))
+		return false;
+	for (l += wn; l < e && (*l == ' ' || *l == '\t'); l++)
+		;
+	return l == e || *l == '{';
+}
+
+/* Is the line [l, e) a member's declaration of w: "\ttype w;", "\tint *w[4];", "\tvoid (*w)(void);"? */
+static bool declares_member(const char *l, const char *e, const char *w, size_t wn)
+{
+	if (l == e || (*l != ' ' && *l != '\t'))
+		return false;   /* members are indented */
+	for (const char *p = l; (p = memmem(p, (size_t)(e - p), w, wn)); p++) {
+		const char *a = p + wn;
+		if (p == l || (p[-1] != ' ' && p[-1] != '\t' && p[-1] != '*') ||
+		    (a < e && ident_char(*a)))
+			continue;
+		while (a < e && (*a == ' ' || *a == '\t'))
+			a++;
+		if (a < e && strchr(";[:,)", *a))
+			return true;
+	}
+	return false;
+}
+
+/* Does the text define w as wk says: a member, a struct or union ("struct w {"), or as definer.h reads? */
+static bool defines(const char *text, size_t len, const struct wanted *wk)
+{
+	struct definer_query q = { wk->kind, wk->name, NULL, NULL };
+	const char *end = text + len;
+	size_t wn = strlen(wk->name);
+
+	if (wk->kind != DEFINER_MEMBER && wk->kind != DEFINER_TYPE)
+		return definer_text_defines(text, len, &q);
+	if (!memmem(text, len, wk->name, wn))
+		return false;
+	for (const char *l = text; l < end;) {
+		const char *e = memchr(l, '\n', (size_t)(end - l));
+		if (!e)
+			e = end;
+		if (wk->kind == DEFINER_MEMBER ? declares_member(l, e, wk->name, wn) :
+		    tag_line(l, e, wk->name, wn))
+			return true;
+		l = e + 1;
+	}
+	return false;
+}
+
 /* Does the fix define it itself (a line of its own, of the definition's shape)? */
-static bool own_name(const struct diff_files *d, const struct definer_query *q)
+static bool own_name(const struct diff_files *d, const struct wanted *w)
 {
 	for (size_t i = 0; i < d->nr; i++)
 		for (size_t k = 0; k < d->v[i].nhunks; k++) {
 			const struct text_lines *l = &d->v[i].hunks[k].post;
 			for (size_t j = 0; j < l->nr; j++)
-				if (definer_text_defines(l->v[j], l->len[j], q))
+				if (defines(l->v[j], l->len[j], w))
 					return true;
 		}
 	return false;
@@ -255,21 +337,20 @@ static void look_up(struct readiness *r, struct ready_search *x, const struct di
 		if (text && used_in(text, len, w->name, strlen(w->name), w->kind == DEFINER_FUNCTION))
 			return;         /* the release's copy uses it so: it knows it */
 	}
-	if (own_name(d, &q))
+	if (own_name(d, w))
 		return;
 	for (size_t i = 0; i < nwhere && !file; i++) {
 		size_t len;
 		const char *text = text_of(then, where[i], &len);
-		if (text && definer_text_defines(text, len, &q))
+		if (text && defines(text, len, w))
 			file = where[i];
 	}
-	if (!file) {
+	if (!file)
 		return;         /* defined deeper, or nowhere we look */
-	}
 	{
 		size_t len;
 		const char *text = text_of(now, file, &len);
-		if (text && definer_text_defines(text, len, &q))
+		if (text && defines(text, len, w))
 			return;
 	}
 	r->names = xrealloc(r->names, (r->nnames + 1) * sizeof(*r->names));

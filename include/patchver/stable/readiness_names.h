@@ -6,9 +6,10 @@
 #include "patchver/stable/readiness_search.h"
 
 /*
- * The names check of backport readiness, before any build: functions and
- * macros the fixed code starts using that the release (with the
- * prerequisites in) does not know.  A name the release's copy of the file
+ * The names check of backport readiness, before any build: functions,
+ * macros, struct members ("->m", ".m") and structs ("struct s") the fixed
+ * code starts using that the release (with the prerequisites in) does not
+ * know.  A name the release's copy of the file
  * already mentions is known; one the fix defines itself is its own.  The
  * rest is looked for where the fix's parent defines it: the fix's files
  * and the headers they include (a bounded look, not a tree scan: a name
