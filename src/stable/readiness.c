@@ -114,15 +114,12 @@ static int goes_in_whole(struct readiness *r, struct ready_search *x, size_t i,
 
 	for (size_t k = 0; k < n && ret == 0; k++) {
 		struct ready_cand *c = ready_search_cand(x, list[k]);
-		struct apply_opts own;
 		int how;
 		if (!c) {
 			ret = PV_ECORRUPT;
 			break;
 		}
-		own = c->opts;
-		own.adapt = false;
-		how = apply_tree_diff(&t, &c->diff, &own, NULL);
+		how = apply_tree_diff(&t, &c->diff, &c->as_is, NULL);
 		ret = how < 0 ? how : how >= APPLY_ADAPTED ? 1 : 0;
 	}
 	apply_tree_free(&t);
@@ -142,7 +139,6 @@ static int deepen(struct readiness *r, struct ready_search *x)
 	while (i < r->nsteps && !ret) {
 		struct ready_step s = r->steps[i];
 		struct ready_cand *c = ready_search_cand(x, s.commit);
-		struct apply_opts own;
 		struct apply_tree t;
 		uint32_t *cands = NULL, *list = NULL, *skip, np;
 		const uint32_t *par;
@@ -151,11 +147,9 @@ static int deepen(struct readiness *r, struct ready_search *x)
 
 		if (!c)
 			return PV_ECORRUPT;
-		own = c->opts;
-		own.adapt = false;
 		if ((ret = start_with_steps(r, x, c->paths, c->npaths, i, &t)) < 0)
 			break;
-		how = s.depth < READINESS_MAX_DEPTH ? apply_tree_diff(&t, &c->diff, &own, NULL)
+		how = s.depth < READINESS_MAX_DEPTH ? apply_tree_diff(&t, &c->diff, &c->as_is, NULL)
 						   : APPLY_CLEAN;
 		apply_tree_free(&t);
 		if (how < 0 || how < APPLY_ADAPTED) {
@@ -174,7 +168,7 @@ static int deepen(struct readiness *r, struct ready_search *x)
 			ncands = 0;     /* beyond the bound: it stays adapted */
 		r->ncandidates += ncands;
 		if (!ret && ncands && !(ret = start_with_steps(r, x, c->paths, c->npaths, i, &t))) {
-			ret = ready_search_minimal(x, &t, cands, ncands, &c->diff, &own, APPLY_3WAY,
+			ret = ready_search_minimal(x, &t, cands, ncands, &c->diff, &c->as_is, APPLY_3WAY,
 						   &list, &n);
 			apply_tree_free(&t);
 		}
@@ -209,11 +203,9 @@ static int check_steps(struct readiness *r, struct ready_search *x)
 			break;
 		}
 		/* as it is first: what does not go in is what to adapt */
-		struct apply_opts own = c->opts;
 		struct apply_tree probe;
-		own.adapt = false;
 		apply_tree_copy(&probe, &t);
-		ret = apply_tree_diff(&probe, &c->diff, &own, &rep);
+		ret = apply_tree_diff(&probe, &c->diff, &c->as_is, &rep);
 		apply_tree_free(&probe);
 		if (ret == APPLY_CONFLICT)
 			s->conflict = xstrdup(apply_report_why(&rep) ? apply_report_why(&rep) : "");
@@ -440,9 +432,13 @@ static int answer(struct readiness *r, struct ready_search *x, const struct patc
 		if (r->answer != READY_AFTER)
 			find_conflicts(r, x, d);
 	}
-	if (r->fix != PV_NONE && r->answer != READY_CONFLICT)
-		return ready_names_check(r, x, d);
-	return 0;
+	if (r->fix != PV_NONE && r->answer != READY_CONFLICT) {
+		/* the release as the prerequisites leave it */
+		if ((ret = start_with_steps(r, x, NULL, 0, r->nsteps, &t)) == 0)
+			ret = ready_names_check(r, x, d, &t);
+		apply_tree_free(&t);
+	}
+	return ret < 0 ? ret : 0;
 }
 
 int readiness_check(struct readiness *r, struct history *h, uint32_t fix, const struct patch *p,

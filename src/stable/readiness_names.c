@@ -147,7 +147,7 @@ static void wanted_names(const struct diff_files *d, struct wanted **v, size_t *
 
 /* Files' texts of one tree, joined once: the fix's files and their headers. */
 struct texts {
-	struct apply_tree tree;
+	struct apply_tree *tree;    /* borrowed */
 	char **paths, **texts;      /* texts[i] NULL: no such file */
 	size_t *lens;
 	size_t n;
@@ -166,7 +166,7 @@ static const char *text_of(struct texts *t, const char *path, size_t *len)
 	t->texts = xrealloc(t->texts, (t->n + 1) * sizeof(*t->texts));
 	t->lens = xrealloc(t->lens, (t->n + 1) * sizeof(*t->lens));
 	t->paths[t->n] = xstrdup(path);
-	l = apply_tree_file(&t->tree, path);
+	l = apply_tree_file(t->tree, path);
 	t->lens[t->n] = 0;
 	t->texts[t->n] = l ? text_lines_join(l, &t->lens[t->n]) : NULL;
 	*len = t->lens[t->n];
@@ -182,7 +182,6 @@ static void texts_free(struct texts *t)
 	free(t->paths);
 	free(t->texts);
 	free(t->lens);
-	apply_tree_free(&t->tree);
 }
 
 static void add_path(char ***v, size_t *n, char *path)
@@ -363,33 +362,25 @@ static void look_up(struct readiness *r, struct ready_search *x, const struct di
 		     dag_find(dag, &by) : PV_NONE;
 }
 
-int ready_names_check(struct readiness *r, struct ready_search *x, const struct diff_files *d)
+int ready_names_check(struct readiness *r, struct ready_search *x, const struct diff_files *d,
+		      struct apply_tree *release)
 {
 	struct dag *dag = &x->h->dag;
-	struct texts then = { 0 }, now = { 0 };
+	struct apply_tree parent;
+	struct texts then = { .tree = &parent }, now = { .tree = release };
 	struct wanted *v = NULL;
 	char **where = NULL;
 	size_t n = 0, nwhere = 0;
 	uint32_t np;
 	const uint32_t *par = dag_parents(dag, r->fix, &np);
-	int ret = 0;
 
 	wanted_names(d, &v, &n);
 	if (!n)
 		return 0;
-	apply_tree_init(&then.tree, x->h->repo, &dag->trees[par[0]]);
-	apply_tree_init(&now.tree, x->h->repo, &dag->trees[r->onto]);
-	/* the release as the prerequisites leave it */
-	for (size_t i = 0; i < r->nsteps && ret >= 0; i++) {
-		struct ready_cand *c = ready_search_cand(x, r->steps[i].commit);
-		ret = c ? apply_tree_diff(&now.tree, &c->diff, &c->opts, NULL) : PV_ECORRUPT;
-	}
-	if (ret >= 0) {
-		places(&then, d, &where, &nwhere);
-		for (size_t i = 0; i < n; i++)
-			look_up(r, x, d, &then, &now, where, nwhere, &v[i]);
-		ret = 0;
-	}
+	apply_tree_init(&parent, x->h->repo, &dag->trees[par[0]]);
+	places(&then, d, &where, &nwhere);
+	for (size_t i = 0; i < n; i++)
+		look_up(r, x, d, &then, &now, where, nwhere, &v[i]);
 	for (size_t i = 0; i < n; i++)
 		free(v[i].name);
 	free(v);
@@ -398,5 +389,6 @@ int ready_names_check(struct readiness *r, struct ready_search *x, const struct 
 	free(where);
 	texts_free(&then);
 	texts_free(&now);
-	return ret;
+	apply_tree_free(&parent);
+	return 0;
 }

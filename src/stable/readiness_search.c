@@ -76,6 +76,7 @@ int ready_search_prepare(struct ready_search *x, uint32_t tip)
 	uint32_t *all;
 	size_t n = 0;
 
+	x->tip = tip;
 	x->in_onto = dag_ancestors(dag, &x->onto, 1);
 	x->in_tip = dag_ancestors(dag, &tip, 1);
 	if (!x->in_onto || !x->in_tip)
@@ -157,6 +158,8 @@ struct ready_cand *ready_search_cand(struct ready_search *x, uint32_t commit)
 	c->opts.adapt = true;
 	c->opts.preimage = np ? &dag->trees[par[0]] : NULL;
 	c->opts.own_since = x->base != PV_NONE ? &dag->trees[x->base] : NULL;
+	c->as_is = c->opts;
+	c->as_is.adapt = false;
 	return c;
 }
 
@@ -173,16 +176,17 @@ int ready_search_candidates(struct ready_search *x, uint32_t tip, char *const *p
 			    uint32_t **out, size_t *n)
 {
 	struct dag *dag = &x->h->dag;
-	struct treepath_cache *tp = xcalloc(npaths + 1, sizeof(*tp));
-	bool *in_tip = dag_ancestors(dag, &tip, 1);
+	struct treepath_cache *tp;
+	/* the fix's parent's ancestors are known already; a prerequisite's are walked */
+	bool *walked = tip == x->tip ? NULL : dag_ancestors(dag, &tip, 1);
+	const bool *in_tip = tip == x->tip ? x->in_tip : walked;
 
 	*out = NULL;
 	*n = 0;
-	if (!in_tip) {
-		free(tp);
+	if (!in_tip)
 		return pv_error_set(PV_ECORRUPT, "cannot read the history below %s",
 				    git_oid_tostr_s(&dag->oids[tip]));
-	}
+	tp = xcalloc(npaths + 1, sizeof(*tp));
 	for (size_t k = 0; k < npaths; k++)
 		treepath_init(&tp[k], dag, paths[k]);
 	for (size_t i = 0; i < x->ntopo; i++) {
@@ -204,7 +208,7 @@ int ready_search_candidates(struct ready_search *x, uint32_t tip, char *const *p
 	for (size_t k = 0; k < npaths; k++)
 		treepath_free(&tp[k]);
 	free(tp);
-	free(in_tip);
+	free(walked);
 	return 0;
 }
 

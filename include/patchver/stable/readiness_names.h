@@ -20,7 +20,11 @@
 
 #define READY_NAMES_MAX 16          /* names looked up per fix */
 
-/* r->names from the fix's diff d; 0 or a PV_E* code. */
-int ready_names_check(struct readiness *r, struct ready_search *x, const struct diff_files *d);
+/*
+ * r->names from the fix's diff d, release being the release's files with
+ * the prerequisites in (read as needed).  0 or a PV_E* code.
+ */
+int ready_names_check(struct readiness *r, struct ready_search *x, const struct diff_files *d,
+		      struct apply_tree *release);
 
 #endif

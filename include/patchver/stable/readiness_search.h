@@ -21,6 +21,7 @@ struct ready_cand {
 	char **paths;
 	size_t npaths;
 	struct apply_opts opts;     /* fuzz, three-way from its parent, adapted at worst */
+	struct apply_opts as_is;    /* the same, never adapted: does it go in as it is? */
 };
 
 struct ready_search {
@@ -28,7 +29,8 @@ struct ready_search {
 	uint32_t onto;
 	uint32_t base;              /* where onto's line and the fix's parted (PV_NONE: unknown) */
 	bool *in_onto;              /* the release's ancestors */
-	bool *in_tip;               /* the fix's (the tip prepared for) */
+	uint32_t tip;               /* the tip prepared for: the fix's parent */
+	bool *in_tip;               /* its ancestors */
 	uint32_t *line;             /* the release line's own commits (base..onto), merges aside */
 	bool *reverted;             /* per line commit: another of the line reverts it */
 	size_t nline;
