@@ -201,6 +201,12 @@ int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 bool path_is_dir(const char *path)
 {
 	struct stat st;

@@ -484,10 +484,8 @@ int relindex_restamp_tags(const struct relindex *ix, const bool *loose, uint64_t
 char *relindex_path(const char *ident)
 {
 	char *root = cachedir_root(), *path;
-	uint64_t h = 0xcbf29ce484222325ull;     /* FNV-1a: a name, not a secret */
+	uint64_t h = fnv1a(ident, strlen(ident));
 
-	for (const unsigned char *p = (const unsigned char *)ident; *p; p++)
-		h = (h ^ *p) * 0x100000001b3ull;
 	path = xstrfmt("%s/index/%016llx.idx", root, (unsigned long long)h);
 	free(root);
 	return path;

@@ -11,13 +11,6 @@
 #include "patchver/base/util.h"
 #include "patchver/stable/apply.h"
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 const char *apply_how_name(enum apply_how how)
 {
 	static const char *const names[] = { "clean", "fuzz", "3way", "adapted", "conflict" };
@@ -199,16 +192,13 @@ static uint64_t *line_hashes(const char *text, size_t len, size_t *n)
 	for (const char *l = text; l < end;) {
 		const char *e = memchr(l, '\n', (size_t)(end - l));
 		size_t said = 0;
-		uint64_t h = 0xcbf29ce484222325ull;
 		if (!e)
 			e = end;
-		for (const char *p = l; p < e; p++) {
-			h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+		for (const char *p = l; p < e; p++)
 			said += *p != ' ' && *p != '\t' && *p != '{' && *p != '}' && *p != ';';
-		}
 		if (said >= 3) {
 			v = xgrow(v, &alloc, *n + 1, sizeof(*v));
-			v[(*n)++] = h;
+			v[(*n)++] = fnv1a(l, (size_t)(e - l));
 		}
 		l = e + 1;
 	}

@@ -65,8 +65,19 @@ void sbuf_free(struct sbuf *sb);
 /* The string, never NULL. */
 const char *sbuf_str(struct sbuf *sb);
 
-/* qsort and bsearch order of uint32_t values. */
+/* qsort and bsearch order of uint32_t, uint64_t values. */
 int cmp_u32(const void *a, const void *b);
+int cmp_u64(const void *a, const void *b);
+
+/* FNV-1a of n bytes: a quick name for a string, not a secret. */
+static inline uint64_t fnv1a(const void *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+	return h;
+}
 
 /* Is path a directory, a regular file (following links, as git's stat does)? */
 bool path_is_dir(const char *path);

@@ -48,11 +48,7 @@ bool treepath_touches(struct treepath_cache *c, const struct dag *dag, uint32_t 
  */
 static inline uint64_t treepath_top_bit(const char *name, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
-	return 1ull << (h >> 58);
+	return 1ull << (fnv1a(name, len) >> 58);
 }
 
 /* Root trees read for top masks, the last few kept: a parent's is the next child's. */
