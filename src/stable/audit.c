@@ -378,19 +378,29 @@ static int judge_applies(struct audit *a, struct stable_series *s, size_t row,
 			 struct audit_cell *cell)
 {
 	struct audit_row *r = &a->rows[row];
+	/* the row's change as read once for the judges: readiness reads no diff again */
+	struct patch change = { .diff = r->diff, .paths = r->paths, .npaths = r->npaths,
+				.patchid = r->pid, .has_patchid = r->has_pid };
 	struct readiness rd;
 	char *why = NULL;
 	int ret;
 
-	cell->applies = apply_to_tree(a->h->repo, git_tree_id(s->tip_tree), r->diff, NULL, &why) == 0;
-	free(why);
-	if (r->fix.cls != FIXCLASS_FIX)
-		return 0;       /* the possible fixes: a review list, not a backport queue */
-	if ((ret = readiness_check(&rd, a->h, r->commit, NULL, s->tip)) < 0)
-		return ret;
-	readiness_summarize(&rd, &cell->ready);
-	readiness_free(&rd);
-	if (cell->ready.answer == READY_ALREADY) {
+	if (r->fix.cls == FIXCLASS_FIX) {
+		/* a missing fix: a backport queue's question, not the possible fixes' review list */
+		if ((ret = readiness_check(&rd, a->h, r->commit, &change, s->tip)) < 0)
+			return ret;
+		readiness_summarize(&rd, &cell->ready);
+		readiness_free(&rd);
+	}
+	/* readiness tries git apply's way first: its answer is the column's, unless it stopped at "already" */
+	if (cell->ready.checked && cell->ready.answer != READY_ALREADY) {
+		cell->applies = cell->ready.how == APPLY_CLEAN;
+	} else {
+		cell->applies = apply_to_tree(a->h->repo, git_tree_id(s->tip_tree), r->diff, NULL,
+					      &why) == 0;
+		free(why);
+	}
+	if (cell->ready.checked && cell->ready.answer == READY_ALREADY) {
 		/* the same change under another id, in mainline before the series left it */
 		uint32_t first = contain_first_release(&a->c, cell->ready.already_by);
 		cell->present = cell->ready.already_by;
