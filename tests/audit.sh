@@ -81,9 +81,8 @@ expect_eq "$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --
 	"$(printf '%s\n' "${c9:0:12}" "${c10:0:12}" | sort | tr '\n' ' ' | sed 's/ $//')" "--only missing"
 text=$("$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30)
 expect_eq "$(grep -c "^\[" <<<"$text")" 0 "text: a summary, no rows without --only"
-expect_contains "$text" "    [C] ${c9:0:12} f4: fix a bug in old code [after 1 prerequisite]
-        needs ${c8:0:12} first (not a fix itself) f4: rework" \
-	"text: the summary lists the missing, with what must go first (not a candidate of its own)"
+expect_contains "$text" "    [C] ${c9:0:12} f4: fix a bug in old code [after 1 prerequisite: ${c8:0:12}]" \
+	"text: the summary lists the missing, with the ids of what must go first"
 expect_contains "$text" "  the missing fixes on v2.6.30.2: 1 apply cleanly, 0 with fuzz or a merge, 1 after prerequisites, 0 conflict" \
 	"text: the missing fixes by readiness"
 expect_contains "$text" "evidence: the culprits the message names, else whether the release has the lines" "text: the evidence it reads"
@@ -131,12 +130,38 @@ expect_eq "$(jq -r '.audit.summary["2.6.30"].needed_reverted' <<<"$j")" 1 "rever
 expect_eq "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --only missing --json |
 	jq -r '[.audit.commits[].commit[0:12]] | join(" ")')" "${c9:0:12}" "--only missing: the reverted fix out"
 expect_contains "$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..HEAD --series 2.6.30 --only all)" \
-	"reverted in mainline by ${rv:0:12}: not to be backported" "text: the revert said"
+	"reverted in mainline by ${rv:0:12} (not yet released): not to be backported" "text: the revert said"
+# reverts after the range's end, in a later mainline release: read as well,
+# and the triage says the same (reverts.c, one reading for both)
+GIT_COMMITTER_DATE="$((t + 7300)) +0000" git -C "$tmp/reverts" tag -a -m v2.6.31-rc2 v2.6.31-rc2 HEAD
+j=$("$PATCHVER" -C "$tmp/reverts" --audit v2.6.30..v2.6.31-rc1 --series 2.6.30 --json)
+expect_eq "$(jq -r --arg c "$c10" '.audit.commits[] | select(.commit == $c) | "\(.reverted_by) \(.reverted_in)"' <<<"$j")" \
+	"$rv v2.6.31-rc2" "a revert after the range: reverted_by, reverted_in"
+expect_eq "$(jq -r --arg c "$c9" '.audit.commits[] | select(.commit == $c) | .reverted_by' <<<"$j")" null \
+	"after the range: a revert reverted again restores"
+j=$("$PATCHVER" -C "$tmp/reverts" --triage "$c10" "$c9" --json)
+expect_eq "$(jq -r '[.results[] | "\(.class) \(.mainline_revert.commit)"] | join(",")' <<<"$j")" \
+	"not-for-stable $rv,stable-candidate null" "triage: the mainline revert, and the revert reverted"
+expect_contains "$("$PATCHVER" -C "$tmp/reverts" --triage "$c10")" \
+	"not for stable: mainline reverted it in ${rv:0:12} (v2.6.31-rc2); before the revert:" "triage text: the revert"
+# "Revert commit <7 digits>" in prose, as developers wrote it before git revert's words
+git clone -q "$r" "$tmp/prose"
+(cd "$tmp/prose" && export GIT_AUTHOR_DATE="$((t + 7200)) +0000" GIT_COMMITTER_DATE="$((t + 7200)) +0000" &&
+	git revert --no-edit "$c10" >/dev/null &&
+	git commit -q --amend -m "f2: Revert commit ${c10:0:7}" -m "It broke the other path.")
+prose=$(git -C "$tmp/prose" rev-parse HEAD)
+expect_eq "$("$PATCHVER" -C "$tmp/prose" --audit v2.6.30..HEAD --series 2.6.30 --json |
+	jq -r --arg c "$c10" '.audit.commits[] | select(.commit == $c) | .reverted_by')" "$prose" \
+	"a revert in prose with a 7-digit id"
 # one computation: the triage, given the audit's evidence (--evidence text),
 # answers every commit and series of the window as the audit does
 out=$(/usr/bin/python3 "$TESTS/tools/agree.py" "$PATCHVER" "$r" v2.6.30..master 2.6.30 2>&1)
 expect_eq "$?" 0 "triage and audit agree on every commit of the window: $out"
 expect_contains "$out" "needed_disagree: 0" "agreement: counted"
+out=$(/usr/bin/python3 "$TESTS/tools/agree.py" "$PATCHVER" "$tmp/reverts" v2.6.30..HEAD 2.6.30 2>&1)
+expect_eq "$?" 0 "triage and audit agree on mainline's reverts: $out"
+expect_contains "$out" "reverted: 2
+  reverted_disagree: 0" "agreement on reverts: counted"
 "$PATCHVER" -C "$r" --audit v2.6.30 --series 2.6.30 >/dev/null 2>&1
 expect_eq "$?" 2 "a range without ..: exit"
 "$PATCHVER" -C "$r" --audit v2.6.30..v2.6.31-rc1 >/dev/null 2>&1

@@ -47,7 +47,7 @@ expect_contains "$out" "first release:  none (not yet released)" "unreleased com
 # JSON carries the same answers
 if command -v jq >/dev/null; then
 	j=$("$PATCHVER" -C "$repo" --json "$fix" "$backport")
-	expect_eq "$(jq -r '.schema_version' <<<"$j")" 2 "json schema version"
+	expect_eq "$(jq -r '.schema_version' <<<"$j")" 3 "json schema version"
 	expect_eq "$(jq -r '.results[0].first_release' <<<"$j")" v2.6.34 "json first release"
 	expect_eq "$(jq -r '.results[0].releases.mainline[0]' <<<"$j")" v2.6.34 "json releases"
 	expect_eq "$(jq -r '.results[1].backport_of.commit' <<<"$j")" "$mmfix" "json backport"

@@ -90,11 +90,20 @@ nw=$(line fs/d.c 8 "fs d line 8 changed"; commit -am "fs: d: take the size from 
 tag v2.6.32-rc1
 lt=$(line fs/d.c 10 "fs d line 10 changed"; commit -am "fs: d: take the size from the superblock")
 tag v2.6.32-rc2
+nf=$(line fs/c.c 10 "fs c line 10 changed"; commit -am "fs: c: take the flags from the inode
+
+Since ${culprit:0:7} the flags are always set. No functional change.")
+aa=$(line fs/d.c 3 "fs d line 3 changed"; commit -am "fs: d: drop the second size check
+
+After commit ${culprit:0:10} the caller checks the size: we can drop ours.")
+ab=$(line fs/d.c 5 "fs d line 5 changed"; commit -am "fs: d: check the size again
+
+After commit ${culprit:0:10} a large file makes the mount crash.")
 cd - >/dev/null || exit 1
 
 # --- the triage: class, reason, verdict
 j=$("$PATCHVER" -C "$r" --triage --json "$m" "$n" "$d" "$c" "$k" "$x" "$w" "$rv" "$u" "$e" "$s" "$b" "$h" \
-	"$tt" "$bz" "$ff" "$fe" "$uf" "$nw" "$lt")
+	"$tt" "$bz" "$ff" "$fe" "$uf" "$nw" "$lt" "$nf" "$aa" "$ab")
 expect_eq "$?" 0 "triage of every class: exit"
 cls() { jq -r --arg c "$1" '.results[] | select(.fix.commit == $c) |
 	"\(.class) \(.fix_class.class) \(.fix_class.fix_word // "-")"' <<<"$j"; }
@@ -123,6 +132,12 @@ expect_eq "$(field "$c" .cc_stable.note)" \
 	"Cc: stable is right" "the candidate's note"
 expect_eq "$(cls "$rv")" "stable-candidate fix revert" "a revert of released code"
 expect_eq "$(cls "$u")" "not-for-stable fix fixes" "Fixes: unreleased code: a fix, not for stable"
+expect_eq "$(cls "$nf")" "not-a-fix not-a-fix -" "'No functional change' in the body: a cleanup"
+expect_eq "$(reason "$nf")" "a cleanup (\"no functional change\" in the message)" "no functional change: reason"
+expect_eq "$(field "$aa" '[.evidence[] | select(.kind == "named")] | length')" 0 \
+	"'after X' beside a cleanup names no culprit"
+expect_eq "$(field "$ab" '[.evidence[] | select(.kind == "named") | .target.commit] | join(",")')" \
+	"$culprit" "'after X' in a bug's sentence names its culprit"
 expect_eq "$(reason "$u")" "Fixes: ${n:0:12} (in no release before the fix)" "Fixes: unreleased code: reason"
 expect_eq "$(cls "$e")" "not-a-fix not-a-fix -" "an empty commit"
 expect_eq "$(reason "$e")" "changes no file" "an empty commit: reason"

@@ -88,8 +88,10 @@ static void print_row(const struct history *h, const struct audit_result *a,
 	}
 	printf("] %.12s %s\n", git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject);
 	if (r->reverted_by != PV_NONE)
-		printf("%*sreverted in mainline by %.12s: not to be backported\n", 16, "",
-		       git_oid_tostr_s(&h->dag.oids[r->reverted_by]));
+		printf("%*sreverted in mainline by %.12s (%s): not to be backported\n", 16, "",
+		       git_oid_tostr_s(&h->dag.oids[r->reverted_by]),
+		       r->reverted_release == PV_NONE ? "not yet released" :
+		       h->tags.v[r->reverted_release].shortname);
 	for (size_t k = 0; k < a->nseries; k++) {
 		const struct audit_cell *c = &r->cells[k];
 		printf("%*s%s%sneeded: %s", 16, "", a->nseries > 1 ? a->series[k].name : "",
@@ -129,10 +131,14 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 		if (!audit_missing(r, c) || r->fix.cls != FIXCLASS_FIX)
 			continue;
 		char *words = ready_summary_words(&c->ready);
-		printf("    [%c] %.12s %s [%s]\n", mark_flag(r->mark),
+		printf("    [%c] %.12s %s [%s", mark_flag(r->mark),
 		       git_oid_tostr_s(&h->dag.oids[r->commit]), r->subject, words);
+		/* the ids only: --only missing says what each one is */
+		for (size_t p = 0; p < c->ready.nprereqs; p++)
+			printf("%s%.12s", p ? " " : ": ",
+			       git_oid_tostr_s(&h->dag.oids[c->ready.prereqs[p]]));
+		printf("]\n");
 		free(words);
-		print_prereqs(h, a, c, 8);
 	}
 	if (n.missing)
 		printf("  the missing fixes on %s: %zu apply cleanly, %zu with fuzz or a merge, %zu "
@@ -141,7 +147,7 @@ static void print_summary(const struct history *h, const struct audit_result *a,
 	printf("  possible candidates (looks like a fix, needed): %zu; missing: %zu "
 	       "(--only possible lists them)\n", n.possible_needed, n.possible_missing);
 	if (n.reverted)
-		printf("  reverted in mainline within the range (needed, not missing): %zu\n",
+		printf("  reverted in mainline, in the range or after it (needed, not missing): %zu\n",
 		       n.reverted);
 	printf("  not needed (the code came after %s): %zu fixes, %zu possible; unknown: %zu\n",
 	       s->base, n.unneeded_fix, n.unneeded_possible, n.unknown);
@@ -223,6 +229,8 @@ static void json_row(struct json *j, const struct history *h, const struct audit
 	json_kstr(j, "stable_hint", *r->hint ? r->hint : NULL);
 	json_kstr(j, "reverted_by", r->reverted_by == PV_NONE ? NULL :
 		  git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->reverted_by]));
+	json_kstr(j, "reverted_in", r->reverted_release == PV_NONE ? NULL :
+		  h->tags.v[r->reverted_release].shortname);
 	triage_report_fix_json(j, &r->fix);
 	json_key(j, "series");
 	json_obj_begin(j);

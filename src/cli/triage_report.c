@@ -577,6 +577,8 @@ static void print_triage_json(struct triage_printer *f, const struct triage *t)
 
 	json_commit(f, "fix", t->fix);
 	json_kstr(j, "class", triage_class_key(t->cls));
+	/* mainline took it back out: the class says not for stable */
+	json_commit(f, "mainline_revert", t->mainline_revert);
 	json_key(j, "fix_class");
 	json_obj_begin(j);
 	triage_report_fix_json(j, &t->fix_kind);

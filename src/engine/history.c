@@ -367,6 +367,9 @@ int history_load_branches(struct history *h)
 	git_reference *ref;
 	int err = 0;
 
+	if (h->branches_loaded)
+		return 0;
+	h->branches_loaded = true;
 	if (git_reference_iterator_new(&it, h->repo) < 0)
 		return pv_error_set(PV_ENOREPO, "cannot list the branches: %s", git_errmsg());
 	while (git_reference_next(&ref, it) == 0) {

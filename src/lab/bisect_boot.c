@@ -71,7 +71,6 @@ static void triage_view(struct bisect_run *b)
 
 	if (r->fix.commit == PV_NONE)
 		return;
-	history_load_branches(b->h);
 	contain_init(&c, b->h);
 	if (triage_run(&t, b->h, &c, r->fix.commit, NULL, EVIDENCE_ALL) == 0) {
 		r->have_triage = true;

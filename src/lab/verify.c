@@ -78,7 +78,6 @@ static int derive(struct verify *v)
 	/* a tree that cannot tell FIX: said before the triage's work */
 	if (!releases && (ret = pick_model(v)))
 		return ret;
-	history_load_branches(v->h);
 	contain_init(&c, v->h);
 	ret = triage_run(t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
 	v->have_triage = ret == 0;

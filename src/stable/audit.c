@@ -19,6 +19,7 @@
 #include "patchver/stable/fixclass.h"
 #include "patchver/stable/match.h"
 #include "patchver/stable/preimage.h"
+#include "patchver/stable/reverts.h"
 #include "patchver/stable/triage.h"
 
 #define ON_BRANCH BACKMAP_ON_BRANCH  /* in the series' branch, in no tag yet */
@@ -485,53 +486,44 @@ static enum audit_mark mark_of(const struct fix_kind *v)
 	return v->cls == FIXCLASS_POSSIBLE ? AUDIT_MARK_POSSIBLE : AUDIT_MARK_NONE;
 }
 
-/* The row of the window a revert names, by id or by its quoted subject. */
-static struct audit_row *reverted_row(struct audit *a, size_t revert, const uint32_t *row_of)
-{
-	char hex[41], *subject = NULL, *msg = history_message(a->h, a->rows[revert].commit);
-	struct audit_row *found = NULL;
-
-	if (upstream_revert(msg, hex, &subject)) {
-		uint32_t c = *hex ? rev_find_hex(&a->h->dag, hex) : PV_NONE;
-		if (c != PV_NONE && c < a->h->dag.nr && row_of[c] != PV_NONE)
-			found = &a->rows[row_of[c]];
-		/* older rows only: a revert follows what it reverts */
-		for (size_t i = revert + 1; !found && subject && i < a->nrows; i++)
-			if (!strcmp(a->rows[i].subject, subject))
-				found = &a->rows[i];
-	}
-	free(subject);
-	free(msg);
-	return found;
-}
-
 /*
- * Mainline reverts inside the window, oldest first: what a revert names
- * is no longer missing anywhere; a revert of a revert brings it back.
+ * Mainline's reverts of the window's commits, in it or after it up to the
+ * newest mainline release (reverts.h, as the triage reads them): what a
+ * standing revert names is no longer missing anywhere.
  */
-static void find_reverts(struct audit *a)
+static int find_reverts(struct audit *a)
 {
-	uint32_t *row_of = xmalloc(((size_t)a->h->dag.nr + 1) * sizeof(*row_of));
-	struct audit_row **target = xcalloc(a->nrows + 1, sizeof(*target));
+	struct dag *dag = &a->h->dag;
+	uint32_t *rows = xmalloc((a->nrows + 1) * sizeof(*rows));
+	uint32_t *bottom = NULL;        /* parents below the window: what it starts on */
+	size_t nbottom = 0;
+	bool *in_window = xcalloc((size_t)dag->nr + 1, 1);
+	struct reverts rv;
+	int ret;
 
-	for (uint32_t c = 0; c <= a->h->dag.nr; c++)
-		row_of[c] = PV_NONE;
+	for (size_t i = 0; i < a->nrows; i++)
+		in_window[rows[i] = a->rows[i].commit] = true;
 	for (size_t i = 0; i < a->nrows; i++) {
-		row_of[a->rows[i].commit] = (uint32_t)i;
-		a->rows[i].reverted_by = PV_NONE;
+		uint32_t np;
+		const uint32_t *p = dag_parents(dag, rows[i], &np);
+		for (uint32_t k = 0; k < np; k++)
+			if (!in_window[p[k]]) {
+				bottom = xrealloc(bottom, (nbottom + 1) * sizeof(*bottom));
+				bottom[nbottom++] = p[k];
+			}
 	}
-	for (size_t i = a->nrows; i-- > 0;) {
-		struct audit_row *x = reverted_row(a, i, row_of);
-		if (!x)
-			continue;
-		target[i] = x;
-		x->reverted_by = a->rows[i].commit;
-		/* x was itself a revert: what it took out is back */
-		if (target[x - a->rows])
-			target[x - a->rows]->reverted_by = PV_NONE;
+	ret = reverts_scan(&rv, a->h, bottom, nbottom, rows, a->nrows);
+	for (size_t i = 0; !ret && i < a->nrows; i++) {
+		struct audit_row *r = &a->rows[i];
+		r->reverted_by = reverts_standing(&rv, r->commit, r->subject);
+		r->reverted_release = r->reverted_by == PV_NONE ? PV_NONE :
+				      contain_first_release(&a->c, r->reverted_by);
 	}
-	free(target);
-	free(row_of);
+	reverts_free(&rv);
+	free(in_window);
+	free(bottom);
+	free(rows);
+	return ret;
 }
 
 /* What the fix's message blames, read as the triage reads it (origin.h). */
@@ -581,15 +573,17 @@ static int judge_missing(struct audit *a)
 
 static int read_rows(struct audit *a)
 {
+	int ret;
+
 	for (size_t i = 0; i < a->nrows; i++) {
 		struct audit_row *r = &a->rows[i];
 		struct triage t;
-		int ret = triage_read(&t, a->h, r->commit);
-		struct released_ctx rc = { a, contain_first_release(&a->c, r->commit) };
+		struct released_ctx rc;
 		bool *culprit;
 
-		if (ret)
+		if ((ret = triage_read(&t, a->h, r->commit)))
 			return ret;
+		rc = (struct released_ctx){ a, contain_first_release(&a->c, r->commit) };
 		culprit = message_culprits(a, &t, rc.fix_first);
 		fixclass_judge(&r->fix, &t.fixp, 1, fixclass_late(&a->h->tags, rc.fix_first), &t.ev,
 			       released, &rc);
@@ -614,8 +608,8 @@ static int read_rows(struct audit *a)
 		if (i % 250 == 0 || i + 1 == a->nrows)
 			pv_progress("audit", "commits", i + 1, a->nrows);
 	}
-	find_reverts(a);
-	return judge_missing(a);
+	ret = find_reverts(a);
+	return ret ? ret : judge_missing(a);
 }
 
 bool audit_missing(const struct audit_row *r, const struct audit_cell *c)

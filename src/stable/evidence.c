@@ -22,6 +22,7 @@ static const char *const before_phrases[] = {
 	"regressed by", "regressed in", "regressed with", "broken by", "broken in",
 	"breakage from", "breakage in", "breakage caused by", "fallout from",
 	"since", "reverts", "revert", "reverting", "offending", "due to",
+	"after", "as of",   /* in a bug's sentence only: culprit_scoped() */
 	/* "This reverts changes done in commit X" */
 	"changes done in", "changes made in", "changes made by", NULL,
 };
@@ -372,7 +373,7 @@ static const char *const bug_stems[] = {
 static const char *const cleanup_stems[] = {
 	"remove", "obsolete", "unnecessary", "redundant", "no longer need", "not needed",
 	"unneeded", "simplif", "always valid", "can't be null", "cannot be null", "can drop",
-	"no need", NULL,
+	"no need", "n't needed", "needed any more", "needed anymore", NULL,
 };
 
 /* Does the sentence around p (and the next) say one of stems? */
@@ -411,6 +412,19 @@ static bool since_is_date(const char *flat, const char *p)
 	return sentence_says(flat, p, cleanup_stems) && !sentence_says(flat, p, bug_stems);
 }
 
+/*
+ * "after X" and "as of X" tell of when more often than of a cause ("after
+ * 2b8a1d2 we can drop ..."): a culprit only where their sentence, or the
+ * next, tells of a bug and of no cleanup.
+ */
+static bool culprit_scoped(const char *flat, const char *p, const char *phrase)
+{
+	if (strcmp(phrase, "after") && strcmp(phrase, "as of"))
+		return true;
+	/* "isn't needed any more after: X" (4aa0edd294f6) tells of a cleanup */
+	return sentence_says(flat, p, bug_stems) && !sentence_says(flat, p, cleanup_stems);
+}
+
 static void named_sha(struct reader *r, const char *flat, const char *p, size_t n)
 {
 	const char *phrase = phrase_before(flat, p);
@@ -428,7 +442,8 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 		return;
 	if (!phrase)
 		phrase = phrase_after(skip_show_header(r, skip_subject(p + n), c));
-	if (phrase && !strcmp(phrase, "since") && since_is_date(flat, p))
+	if (phrase && ((!strcmp(phrase, "since") && since_is_date(flat, p)) ||
+		       !culprit_scoped(flat, p, phrase)))
 		phrase = NULL;      /* a date: a mention at most */
 	if ((e = find(r->list, c, hex))) {
 		/* "Commit X (...) moved ...  The offending commit X": named */

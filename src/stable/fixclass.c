@@ -41,6 +41,18 @@ static const char *const cleanup_words[] = {
 static const char *const cleanup_phrases[] = {
 	"clean up", "clean-up", "coding style", "section mismatch", NULL,
 };
+/*
+ * What a body says of a change that fixes nothing: "no functional change",
+ * "doesn't affect correctness" (a cleanup that names the commit it tidies
+ * after is no fix of it).
+ */
+static const char *const no_change_phrases[] = {
+	"no functional change", "no functionality change", "no change in functionality",
+	"no behaviour change", "no behavior change", "no change in behavio",
+	"doesn't affect correctness", "does not affect correctness", "purely cosmetic",
+	"just cosmetic", "only cosmetic", "cosmetic change", "should not change any",
+	"shouldn't change any", NULL,
+};
 /* Subject words of a new feature or a rework, for the reason only. */
 static const char *const feature_words[] = {
 	"add", "adds", "added", "introduce*", "implement*", "support", "new", "convert*",
@@ -142,10 +154,34 @@ static bool says_feature(const char *words, char *found, size_t fsize)
 /* Cleanup words in the subject and no failure word: "rename causes kernel Oops" is no cleanup. */
 static bool says_cleanup(const char *words, char *found, size_t fsize)
 {
-	char failure[64];
+	char failure[64], word[64];
 
-	return says(words, strlen(words), cleanup_words, cleanup_phrases, found, fsize) &&
-	       !says(words, strlen(words), failure_words, failure_phrases, failure, sizeof(failure));
+	if (!says(words, strlen(words), cleanup_words, cleanup_phrases, word, sizeof(word)) ||
+	    says(words, strlen(words), failure_words, failure_phrases, failure, sizeof(failure)))
+		return false;
+	snprintf(found, fsize, "\"%s\" in the subject", word);
+	return true;
+}
+
+/*
+ * The body says the change changes nothing a user sees, and tells of no
+ * failure (a fix that adds "no functional change for X" tells of one).
+ */
+static bool says_no_change(const char *message, unsigned signals, char *found, size_t fsize)
+{
+	char *low;
+	bool yes = false;
+
+	if (!message || (signals & (FIXSIG_BODY | FIXSIG_OOPS | FIXSIG_REPORTED)))
+		return false;
+	low = lower_dup(message, strlen(message));
+	for (size_t i = 0; no_change_phrases[i] && !yes; i++)
+		if (strstr(low, no_change_phrases[i])) {
+			snprintf(found, fsize, "\"%s\" in the message", no_change_phrases[i]);
+			yes = true;
+		}
+	free(low);
+	return yes;
 }
 
 /* The subject without "subsys: part: " prefixes. */
@@ -488,7 +524,7 @@ static char *reason_shape(const struct fix_kind *v, const struct diff_shape *d,
 		return xstrfmt("no word of a fix, and %zu lines with context: over the stable "
 			       "rules' 100", d->lines);
 	case FIXSHAPE_CLEANUP:
-		return xstrfmt("a cleanup (\"%s\" in the subject)", cleanup);
+		return xstrfmt("a cleanup (%s)", cleanup);
 	case FIXSHAPE_FEATURE:
 		return xstrfmt("a feature or rework (\"%s\" in the subject%s)", feature,
 			       v->signals ? "" : ", no sign of a fix");
@@ -659,14 +695,15 @@ void fixclass_judge(struct fix_kind *out, const struct patch *p, unsigned nparen
 	const char *subject = p->subject ? p->subject : "";
 	const char *words = subject_words(subject);
 	struct diff_shape d;
-	char cleanup[64], feature[64], why[96];
+	char cleanup[96], feature[64], why[96];
 	bool is_cleanup, is_feature;
 
 	memset(out, 0, sizeof(*out));
 	read_shape(&d, p->diff ? p->diff : "");
 	out->shape = shape_of(&d, nparents);
 	out->signals = signals_of(p, &d, why, sizeof(why)) | (late ? FIXSIG_LATE : 0);
-	is_cleanup = says_cleanup(words, cleanup, sizeof(cleanup));
+	is_cleanup = says_cleanup(words, cleanup, sizeof(cleanup)) ||
+		     says_no_change(p->message, out->signals, cleanup, sizeof(cleanup));
 	if (out->shape == FIXSHAPE_CODE && is_cleanup)
 		out->shape = FIXSHAPE_CLEANUP;
 	out->word_commit = PV_NONE;

@@ -13,6 +13,7 @@
 #include "patchver/stable/apply.h"
 #include "patchver/stable/match.h"
 #include "patchver/stable/preimage.h"
+#include "patchver/stable/reverts.h"
 #include "patchver/stable/triage.h"
 #include "patchver/stable/verdict.h"
 
@@ -518,6 +519,25 @@ static void classify(struct triage *t, struct history *h, struct contain *c)
 		       released, &rc);
 }
 
+/* Did mainline take the fix back out (reverts.h)?  A revert of the revert restores it. */
+static int find_mainline_revert(struct triage *t, struct history *h, struct contain *c)
+{
+	struct reverts rv;
+	char *subject;
+	int ret = reverts_scan(&rv, h, &t->fix, 1, NULL, 0);
+
+	t->mainline_revert = t->mainline_revert_first = PV_NONE;
+	if (ret)
+		return ret;
+	subject = history_subject(h, t->fix);
+	t->mainline_revert = reverts_standing(&rv, t->fix, subject);
+	if (t->mainline_revert != PV_NONE)
+		t->mainline_revert_first = contain_first_release(c, t->mainline_revert);
+	free(subject);
+	reverts_free(&rv);
+	return 0;
+}
+
 int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail, enum evidence_mode mode)
 {
@@ -527,9 +547,13 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 
 	memset(t, 0, sizeof(*t));
 	t->fix = fix;
+	/* the queues need the branches' commits; a broken branch is left out */
+	history_load_branches(h);
 	if (patch_from_commit(&t->fixp, h->repo, &h->dag.oids[fix]) < 0)
 		return pv_error_set(PV_ECORRUPT, "cannot read the fix's diff: %s", git_errmsg());
 	t->fix_first = contain_first_release(c, fix);
+	if ((ret = find_mainline_revert(t, h, c)))
+		return ret;
 	evidence_read(&t->ev, h, fix, t->fixp.message, &t->fixp);
 	if (mail)
 		evidence_read(&t->ev, h, fix, mail->message, &t->fixp);
@@ -578,8 +602,9 @@ int triage_readiness(struct triage *t, struct history *h)
 {
 	struct triage_group *g = &t->groups[0];
 
-	if (t->fix_kind.cls == FIXCLASS_NOT_FIX)
-		return 0;       /* its rows are not judged */
+	/* its rows are not judged, or mainline took it back out */
+	if (t->fix_kind.cls == FIXCLASS_NOT_FIX || t->mainline_revert != PV_NONE)
+		return 0;
 	for (size_t i = 0; i < g->nseries; i++) {
 		struct series *s = &g->series[i];
 		struct readiness r;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "patchver/base/util.h"
+#include "patchver/engine/gitstart.h"
 #include "patchver/stable/triage.h"
 #include "patchver/stable/verdict.h"
 
@@ -210,6 +211,31 @@ const char *confidence_name(enum confidence conf)
 	return names[conf];
 }
 
+/*
+ * Mainline took the fix back out: whatever the bug, this patch is not the
+ * one to backport (a stable line that has it should revert it too).  The
+ * headline keeps what it would have said, after the reason it does not hold.
+ */
+static void mainline_reverted(struct triage *t, const struct history *h)
+{
+	struct triage_group *g = &t->groups[0];
+	char *was = g->verdict;
+
+	g->verdict = xstrfmt("not for stable: mainline reverted it in %.12s (%s); before the "
+			     "revert: %s", git_oid_tostr_s(&h->dag.oids[t->mainline_revert]),
+			     t->mainline_revert_first == PV_NONE ? "not yet released" :
+			     tag_name(h, t->mainline_revert_first), was);
+	free(was);
+	t->cls = TRIAGE_NOT_FOR_STABLE;
+	free(t->cc_note);
+	if (t->backport_first != PV_NONE)
+		t->cc_note = xstrfmt("stable has it since %s: revert it there too",
+				     tag_name(h, t->backport_first));
+	else
+		t->cc_note = xstrdup(t->ev.cc_stable ? "its Cc: stable no longer holds: "
+				     "mainline took it back out" : "mainline took it back out");
+}
+
 void triage_verdict(struct triage *t, const struct history *h)
 {
 	struct sbuf cc = SBUF_INIT;
@@ -264,4 +290,6 @@ void triage_verdict(struct triage *t, const struct history *h)
 				  cc.len ? "; " : "", tag_name(h, t->backport_first));
 	}
 	t->cc_note = cc.buf;
+	if (t->mainline_revert != PV_NONE && t->cls != TRIAGE_NOT_A_FIX)
+		mainline_reverted(t, h);
 }

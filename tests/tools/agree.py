@@ -14,7 +14,9 @@ judges (fixes and possible fixes), and compares, per commit and series:
            culprit's backport is queued on the series' branch;
   present: the audit's "present" is set  =>  the triage's row has the fix in
            a tag of the series (fixed in it, or backported where the bug
-           never was), or its backport is queued on the branch.
+           never was), or its backport is queued on the branch;
+  reverted: the audit's "reverted_by" is the triage's "mainline_revert"
+           (per commit: mainline's standing revert of it, or none).
 
 Prints the counts and each disagreement (up to --show), exits 1 on any.
 """
@@ -67,7 +69,7 @@ def main():
     judged = [c for c in audit["commits"] if c["class"] != "not-a-fix"]
     rows = triage_rows(pv, repo, [c["commit"] for c in judged])
     counts = {"cells": 0, "needed_agree": 0, "needed_disagree": 0,
-              "present_agree": 0, "present_disagree": 0}
+              "present_agree": 0, "present_disagree": 0, "reverted": 0, "reverted_disagree": 0}
     faults = []
     for c in judged:
         t = rows.get(c["commit"])
@@ -75,6 +77,12 @@ def main():
             faults.append(f"{c['commit'][:12]}: no triage")
             continue
         by_name = {s["series"]: s for s in t.get("series", [])}
+        revert = (t.get("mainline_revert") or {}).get("commit")
+        counts["reverted"] += revert is not None
+        if revert != c.get("reverted_by"):
+            counts["reverted_disagree"] += 1
+            faults.append(f"{c['commit'][:12]}: audit reverted_by={c.get('reverted_by')}; "
+                          f"triage mainline_revert={revert}")
         for name in names:
             cell, row = c["series"][name], by_name.get(name)
             counts["cells"] += 1

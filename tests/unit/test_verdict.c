@@ -30,6 +30,7 @@ static void one_group(struct triage *t, enum fix_class cls, enum confidence conf
 	memset(t, 0, sizeof(*t));
 	t->fix_first = tag("v2.6.34-rc4");
 	t->backport_first = PV_NONE;
+	t->mainline_revert = t->mainline_revert_first = PV_NONE;
 	t->fix_kind.cls = cls;
 	t->fix_kind.reason = strdup(cls == FIXCLASS_NOT_FIX ? "changes only MAINTAINERS" :
 				"its message says it fixes a bug");
@@ -125,6 +126,19 @@ static void released_bug(void)
 	CHECK_STR(t.groups[0].verdict, "stable candidate: affects 2.6.33 (v2.6.33\u2013v2.6.33.2); "
 		  "missing from 2.6.33.y");
 	CHECK_STR(t.cc_note, "no Cc: stable tag; its own word: its message says it fixes a bug");
+	triage_free(&t);
+
+	/* mainline took it back out: not for stable, whatever it fixed */
+	one_group(&t, FIXCLASS_FIX, CONF_CERTAIN, 1, rel);
+	add_series(&t, "2.6.33", "v2.6.33", "v2.6.33.2", NULL);
+	t.mainline_revert = h.tags.v[tag("v2.6.34")].commit;
+	t.mainline_revert_first = tag("v2.6.34");
+	triage_verdict(&t, &h);
+	CHECK(t.cls == TRIAGE_NOT_FOR_STABLE);
+	CHECK(!strncmp(t.groups[0].verdict, "not for stable: mainline reverted it in ", 40));
+	CHECK(strstr(t.groups[0].verdict, " (v2.6.34); before the revert: stable candidate: "
+		     "affects 2.6.33") != NULL);
+	CHECK_STR(t.cc_note, "mainline took it back out");
 	triage_free(&t);
 
 	/* a backport already there: named, and not missing */

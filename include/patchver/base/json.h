@@ -39,7 +39,7 @@ void json_kbool(struct json *j, const char *key, bool v);
  * patchver's JSON documents: one version for all of them, bumped only when
  * a field changes meaning or goes away (a new field is no new version).
  */
-#define JSON_SCHEMA_VERSION 2
+#define JSON_SCHEMA_VERSION 3
 
 /*
  * Start a document on out: {"schema_version": 2 -- the caller adds its

@@ -55,6 +55,7 @@ struct history {
 	 * packed-refs' tag lines.
 	 */
 	bool ix_refs_known;
+	bool branches_loaded;       /* history_load_branches() ran */
 };
 
 struct history_opts {
@@ -99,7 +100,7 @@ static inline const struct relindex *history_index(const struct history *h)
  * Load the commits of every branch (refs/heads, refs/remotes) into the
  * DAG.  0, or the first failure (PV_ENOREPO, PV_ECORRUPT: a branch whose
  * history is broken is left out, the others loaded); the triage and the
- * audit go on without what failed.
+ * audit go on without what failed.  Once per history: later calls return 0.
  */
 int history_load_branches(struct history *h);
 

@@ -60,7 +60,9 @@ struct audit_row {
 	struct fix_kind fix;
 	char hint[32];              /* the Cc: stable line's "# 2.6.33.x" and the like */
 	char *subject;
-	uint32_t reverted_by;       /* the window's revert of it (none: PV_NONE, or reverted again) */
+	uint32_t reverted_by;       /* mainline's standing revert of it, in the window or after
+				       it (PV_NONE: none, or reverted again) */
+	uint32_t reverted_release;  /* the revert's first release, PV_NONE */
 	struct audit_cell *cells;   /* one per series */
 	/* the change, read once for the judges */
 	char *diff;

@@ -71,6 +71,8 @@ struct triage {
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;
+	uint32_t mainline_revert;           /* the revert standing against the fix, PV_NONE */
+	uint32_t mainline_revert_first;     /* its first release, PV_NONE */
 	enum triage_class cls;
 	char *cc_note;                      /* the Cc: stable tag against the verdict */
 	unsigned blame_lines;
@@ -78,7 +80,9 @@ struct triage {
 
 /*
  * Triage fix (a commit); mail: the mail it came from, whose Cc: tags count
- * too (NULL if none).  Returns 0 or a PV_E* code (message recorded).
+ * too (NULL if none).  It loads the branches (stable queues) itself; c is
+ * the history's containment, fresh or used.  Returns 0 or a PV_E* code
+ * (message recorded).
  */
 int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail, enum evidence_mode mode);
