@@ -62,13 +62,13 @@ static void for_each_series(struct reporter *r, const struct answer *a,
 
 		if (!kver_is_stable(v))
 			continue;
-		if (n && kver_same_base(v, &t->v[run[0]].ver) &&
+		if (n && kver_same_series(v, &t->v[run[0]].ver) &&
 		    kver_is_stable(&t->v[run[0]].ver))
 			continue;   /* already emitted with its series */
 		n = 0;
 		for (size_t k = i; k < a->nreleases; k++) {
 			const struct kver *w = &t->v[a->releases[k]].ver;
-			if (kver_is_stable(w) && kver_same_base(v, w))
+			if (kver_is_stable(w) && kver_same_series(v, w))
 				run[n++] = a->releases[k];
 		}
 		kver_series(v, series, sizeof(series));

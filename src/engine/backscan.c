@@ -142,14 +142,10 @@ static void read_commit(struct builder *b, struct stable_commit *s, char *msg)
 
 static bool same_series(const struct tag_table *t, uint32_t a, uint32_t b)
 {
-	char sa[32], sb[32];
-
 	/* the commits of a branch are given one series at a time */
 	if (a == BACKMAP_ON_BRANCH || b == BACKMAP_ON_BRANCH)
 		return true;
-	kver_series(&t->v[a].ver, sa, sizeof(sa));
-	kver_series(&t->v[b].ver, sb, sizeof(sb));
-	return !strcmp(sa, sb);
+	return kver_same_series(&t->v[a].ver, &t->v[b].ver);
 }
 
 /* The stable commit of r's series, no later than r, whose subject is subject. */

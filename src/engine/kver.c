@@ -90,9 +90,9 @@ int kver_cmp(const struct kver *a, const struct kver *b)
 	return 0;
 }
 
-bool kver_same_base(const struct kver *a, const struct kver *b)
+bool kver_same_series(const struct kver *a, const struct kver *b)
 {
-	return memcmp(a->base, b->base, sizeof(a->base)) == 0;
+	return a->nbase == b->nbase && memcmp(a->base, b->base, sizeof(a->base)) == 0;
 }
 
 void kver_series(const struct kver *v, char *buf, size_t len)

@@ -110,10 +110,10 @@ const char *verify_tag_name(const struct verify *v, uint32_t tag)
 	return v->h->tags.v[tag].shortname;
 }
 
-static bool same_series(const struct kver *a, const struct kver *b)
+/* Two tags of one stable line (kver.h answers "the same series?"). */
+static bool same_stable_line(const struct kver *a, const struct kver *b)
 {
-	return a->nbase == b->nbase && !memcmp(a->base, b->base, sizeof(a->base)) &&
-	       kver_is_stable(a) && kver_is_stable(b);
+	return kver_same_series(a, b) && kver_is_stable(a) && kver_is_stable(b);
 }
 
 static void left_out(struct verify *v, const char *name)
@@ -181,7 +181,7 @@ static size_t affected_releases(const struct verify *v, const struct triage_grou
 	for (size_t i = 0; i < g->naffected; i++) {
 		const struct kver *ver = &tt->v[g->affected[i]].ver;
 		bool newest_stable = kver_is_stable(ver) && (i + 1 == g->naffected ||
-			!same_series(&tt->v[g->affected[i + 1]].ver, ver));
+			!same_stable_line(&tt->v[g->affected[i + 1]].ver, ver));
 
 		if (kver_is_stable(ver) && !newest_stable)
 			continue;

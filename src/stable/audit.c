@@ -150,13 +150,18 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	char *branch_name = NULL;
 	git_commit *tip = NULL;
 
+	char vname[40];
+	struct kver want;
+
 	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(vname, sizeof(vname), "v%s", name);
 	s->base_tag = PV_NONE;
+	if (!kver_parse(vname, &want))
+		return pv_error_set(PV_EINVALID, "%s: not a series", name);
 	for (size_t i = 0; i < t->nreleases; i++) {
 		const struct tag *tg = &t->v[t->releases[i]];
-		char sn[32];
-		kver_series(&tg->ver, sn, sizeof(sn));
-		if (strcmp(sn, name) || kver_is_rc(&tg->ver) || tg->commit == PV_NONE)
+		if (!kver_same_series(&tg->ver, &want) || kver_is_rc(&tg->ver) ||
+		    tg->commit == PV_NONE)
 			continue;
 		if (!kver_is_stable(&tg->ver))
 			s->base_tag = t->releases[i];
@@ -176,9 +181,8 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	s->tip_name = xstrdup(t->v[s->base_tag].shortname);
 	for (size_t i = 0; i < t->nreleases; i++) {
 		uint32_t r = t->releases[i];
-		char sn[32];
-		kver_series(&t->v[r].ver, sn, sizeof(sn));
-		if (strcmp(sn, name) || !kver_is_stable(&t->v[r].ver) || t->v[r].commit == PV_NONE)
+		if (!kver_same_series(&t->v[r].ver, &want) || !kver_is_stable(&t->v[r].ver) ||
+		    t->v[r].commit == PV_NONE)
 			continue;
 		assign(s, dag, t->v[r].commit, r);
 		s->stable_tags = true;

@@ -126,7 +126,7 @@ static uint32_t next_mainline(const struct tag_table *tt, size_t r)
 
 	for (size_t k = r + 1; k < tt->nreleases; k++) {
 		const struct kver *v = &tt->v[tt->releases[k]].ver;
-		if (!kver_is_stable(v) && !kver_same_base(v, bv))
+		if (!kver_is_stable(v) && !kver_same_series(v, bv))
 			return tt->releases[k];
 	}
 	return PV_NONE;
@@ -180,7 +180,7 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		for (size_t k = r; k < tt->nreleases; k++) {
 			uint32_t tag = tt->releases[k];
 			const struct kver *v = &tt->v[tag].ver;
-			if (!kver_same_base(v, bv) || kver_is_rc(v))
+			if (!kver_same_series(v, bv) || kver_is_rc(v))
 				continue;
 			s->tags[s->ntags++] = tag;
 			s->maintained |= kver_is_stable(v);
@@ -360,7 +360,7 @@ static void place_by_lines(struct triage_group *g, const struct triage *t, struc
 		if (!kver_is_rc(bv) && !kver_is_stable(bv) && release_has_lines(t, h, tt->releases[r]))
 			for (size_t k = r; k < tt->nreleases; k++) {
 				const struct kver *v = &tt->v[tt->releases[k]].ver;
-				intro[tt->releases[k]] |= kver_same_base(v, bv) && !kver_is_rc(v);
+				intro[tt->releases[k]] |= kver_same_series(v, bv) && !kver_is_rc(v);
 			}
 	}
 	g->by_lines = true;

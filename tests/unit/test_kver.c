@@ -55,8 +55,8 @@ int main(void)
 	{
 		struct kver a, b;
 		CHECK(kver_parse("v2.6.34-rc1", &a) && kver_parse("v2.6.34.2", &b) &&
-		      kver_same_base(&a, &b));
-		CHECK(kver_parse("v2.6.35", &b) && !kver_same_base(&a, &b));
+		      kver_same_series(&a, &b));
+		CHECK(kver_parse("v2.6.35", &b) && !kver_same_series(&a, &b));
 	}
 	return check_done();
 }

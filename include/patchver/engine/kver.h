@@ -33,7 +33,10 @@ static inline bool kver_is_stable(const struct kver *v) { return v->stable != 0;
 /* The series a version belongs to: "2.6.34" (for 2.6.34.y stable tags). */
 void kver_series(const struct kver *v, char *buf, size_t len);
 
-/* Same mainline base (2.6.34 for v2.6.34-rc1 and v2.6.34.2)? */
-bool kver_same_base(const struct kver *a, const struct kver *b);
+/*
+ * Same series (2.6.34 for v2.6.34-rc1, v2.6.34 and v2.6.34.2)?  The one
+ * answer to "are these the same series?" for every module.
+ */
+bool kver_same_series(const struct kver *a, const struct kver *b);
 
 #endif
