@@ -153,4 +153,43 @@ sed 's|fs/namei.c|fs/nonexistent.c|g; s/^Subject: .*/Subject: [PATCH] something 
 "$PATCHVER" -C "$repo" --patch "$tmp/nofile" > "$tmp/out" 2>&1
 expect_eq "$?" 11 "files not in the repository: no match"
 expect_contains "$(cat "$tmp/out")" "match:            none" "no match is reported"
+# --- --introducer: a person's word on who introduced the bug replaces the
+# message's and blame's (both still listed, blame marked not used)
+base=$(git -C "$repo" rev-parse v2.6.31^{commit})
+j=$("$PATCHVER" -C "$repo" --json --triage "$fix" --introducer "$base")
+expect_eq "$?" 0 "--introducer: exit"
+expect_eq "$(jq -r "$r.class, $r.confidence, $r.evidence_used" <<<"$j" | tr '\n' ' ')" \
+	"possible-stable-candidate given given " "--introducer: class, confidence, evidence used"
+expect_eq "$(jq -r "[$r.evidence[] | select(.used) | \"\(.kind) \(.target.commit)\"] | join(\",\")" <<<"$j")" \
+	"given $base" "--introducer: the given commit is the one used"
+expect_eq "$(jq -r "[$r.evidence[] | select(.kind == \"blame\" and .used)] | length" <<<"$j")" 0 \
+	"--introducer: blame listed, not used"
+expect_eq "$(jq -r "[$r.series[] | select(.affected) | .series] | join(\" \")" <<<"$j")" \
+	"2.6.31 2.6.32 2.6.33" "--introducer: the series its code reached, affected"
+expect_eq "$(jq -r "$r.fix_class.class" <<<"$j")" possible-fix "--introducer: is it a fix? still the message's answer"
+# and back: the real introducer (the do_last() rewrite) leaves no series affected
+j=$("$PATCHVER" -C "$repo" --json --triage "$fix" --introducer "$switch")
+expect_eq "$(jq -r "[$r.series[] | select(.affected)] | length" <<<"$j")" 0 "--introducer: not affected again"
+expect_eq "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer none --json | jq -r "[$r.evidence[] | select(.kind == \"given\") | .target.commit] | join(\" \")")" \
+	"$(git -C "$repo" rev-list --max-parents=0 --first-parent "$fix")" "--introducer none: the root commit"
+expect_eq "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer "$base" --cve-json | jq -c '.results[0].affected[1].versions[0]')" \
+	'{"version":"2.6.31","status":"affected"}' "--introducer with --cve-json: the record follows"
+expect_contains "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer "$base")" \
+	"  given           ${base:0:12}  v2.6.31" "--introducer text: the given line"
+# bad --introducer: each one line naming it, nothing written
+for bad in "v2.6.34^{tree}:6:names a tree" "0123456789abcdef0123456789abcdef01234567:4:unknown revision" \
+	   "v2.6.35-rc1:2:not below the fix" "$fix:2:not below the fix" ":2:an empty id"; do
+	id=${bad%%:*}; rest=${bad#*:}; code=${rest%%:*}; words=${rest#*:}
+	"$PATCHVER" -C "$repo" --triage "$fix" --introducer "$id" >/dev/null 2>"$tmp/err"
+	expect_eq "$?" "$code" "--introducer '$id': exit"
+	expect_contains "$(cat "$tmp/err")" "$words" "--introducer '$id': the message"
+	expect_eq "$(wc -l < "$tmp/err")" 1 "--introducer '$id': one line"
+done
+"$PATCHVER" -C "$repo" --triage "$fix" "$mmfix" --introducer "$base" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--introducer with two fixes: exit"
+"$PATCHVER" -C "$repo" --triage "$fix" --introducer none --introducer "$base" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--introducer none with another: exit"
+"$PATCHVER" -C "$repo" "$fix" --introducer "$base" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--introducer without --triage: exit"
+expect_contains "$(cat "$tmp/err")" "--introducer goes with --triage" "--introducer without --triage: message"
 finish

@@ -76,7 +76,7 @@ _patchver()
 		COMPREPLY=($(compgen -W "repro" -f -- "$cur"))
 		return
 		;;
-	--match | --candidate | --expect | --test | --repeat | --boot-timeout | --repro-timeout | --cve-repo | \
+	--match | --candidate | --expect | --test | --repeat | --boot-timeout | --repro-timeout | --cve-repo | --introducer | \
 	--max-states)
 		return
 		;;
@@ -89,7 +89,7 @@ _patchver()
 			--releases --dry-run --measure --affected-from
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume
 			--audit --series --only --kernel-tree --accel --boot-timeout --keep
-			--prepare-tree --cache-clean --jobs --cve-json --cve-repo --reproducer --guest-file
+			--prepare-tree --cache-clean --jobs --cve-json --cve-repo --introducer --reproducer --guest-file
 			--repro-timeout --config --strict-config"
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return

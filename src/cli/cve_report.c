@@ -37,17 +37,6 @@ static const char *version_of(const struct history *h, uint32_t tag)
 	return name[0] == 'v' ? name + 1 : name;
 }
 
-/* The root commit below the fix (first parents): where the CNA starts ranges. */
-static uint32_t root_of(const struct dag *dag, uint32_t c)
-{
-	unsigned np;
-	const uint32_t *p;
-
-	while ((p = dag_parents(dag, c, &np)), np)
-		c = p[0];
-	return c;
-}
-
 /* Is release tag one of g's affected releases? */
 static bool is_affected(const struct triage_group *g, uint32_t tag)
 {
@@ -90,7 +79,7 @@ static void rows_init(struct cve_rows *r, struct history *h, struct contain *c,
 	}
 	if (r->intro == PV_NONE) {
 		r->unknown = true;
-		r->intro = root_of(&h->dag, t->fix);
+		r->intro = triage_root(h, t->fix);
 	}
 	triage_place(&r->placed, t, h, c, &r->intro, 1);
 	r->g = &r->placed;

@@ -37,7 +37,7 @@ static int run_triage(const struct options *o, struct history *h, const char **r
 		      size_t nrevs)
 {
 	struct triage_opts t = { o->json || o->cve_json, o->triage, o->patch_id, o->range,
-				 o->evidence, o->cve_json, o->cve_repo };
+				 o->evidence, o->cve_json, o->cve_repo, o->introducers };
 
 	if (o->patch)
 		return triage_patch_file(h, &t, o->patch);

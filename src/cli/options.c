@@ -188,7 +188,7 @@ static struct poptOption query_options[] = {
 	{ "describe", 0, POPT_ARG_NONE, &opt.describe, 0,
 	  "print what `git describe --contains` prints", NULL },
 	{ "name-rev", 0, POPT_ARG_NONE, &opt.name_rev, 0,
-	  "print what `git name-rev --tags --name-only` prints", NULL },
+	  "as `git name-rev --tags --name-only` prints", NULL },
 	{ "tags-containing", 0, POPT_ARG_NONE, &opt.tags_containing, 0,
 	  "every release containing it, by series", NULL },
 	{ "first-release", 0, POPT_ARG_NONE, &opt.first_release, 0,
@@ -209,14 +209,16 @@ static struct poptOption triage_options[] = {
 	{ "evidence", 0, POPT_ARG_STRING, &arg.evidence, 0,
 	  "what may decide: message|blame|text|all", "MODE" },
 	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
-	  "CVE JSON 5 \"affected\" entries, as the kernel CNA's", NULL },
+	  "CVE JSON 5 \"affected\" entries, as the CNA's", NULL },
 	{ "cve-repo", 0, POPT_ARG_STRING, &opt.cve_repo, 0,
 	  "the CVE entries' repo (default: origin's URL)", "URL" },
+	{ "introducer", 0, POPT_ARG_ARGV, &opt.introducers, 0,
+	  "a given introducer (repeat; none: the root)", "SHA" },
 	{ "patch", 0, POPT_ARG_STRING, &opt.patch, 0,
-	  "a mail, mbox or diff ('-': stdin): find its commit", "FILE" },
+	  "mail, mbox or diff ('-': stdin): its commit", "FILE" },
 	{ "range", 0, POPT_ARG_STRING, &opt.range, 0, "look for the patch in A..B only", "A..B" },
 	{ "patch-id", 0, POPT_ARG_NONE, &opt.patch_id, 0,
-	  "print patch-ids as `git patch-id --stable` does", NULL },
+	  "patch-ids as `git patch-id --stable` prints", NULL },
 	POPT_TABLEEND
 };
 
@@ -344,6 +346,28 @@ static void deprecated_series(void)
 	opt.series = NULL;
 }
 
+/* --introducer: one fix's triage at a time; "none" alone. */
+static int check_introducers(const struct command_line *cl)
+{
+	size_t n = 0;
+
+	for (char **p = opt.introducers; p && *p; p++, n++)
+		if (!**p)
+			return error(EXIT_USAGE, "--introducer: an empty id");
+	if (!n)
+		return 0;
+	if (!opt.triage || opt.patch || opt.patch_id)
+		return error(EXIT_USAGE, "--introducer goes with --triage of one commit");
+	if (cl->nrevs != 1)
+		return error(EXIT_USAGE, "--introducer names the introducers of one fix: give one "
+			     "revision, not %zu", cl->nrevs);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(opt.introducers[i], "none") && n > 1)
+			return error(EXIT_USAGE, "--introducer none says the bug is as old as the "
+				     "history: no other introducer goes with it");
+	return 0;
+}
+
 static int check_options(struct command_line *cl)
 {
 	size_t nrevs = cl->nrevs;
@@ -388,6 +412,8 @@ static int check_options(struct command_line *cl)
 		return error(EXIT_USAGE, "--cve-repo names --cve-json's repository: give --cve-json");
 	if (opt.cve_repo && !*opt.cve_repo)
 		return error(EXIT_USAGE, "--cve-repo: an empty URL");
+	if ((ret = check_introducers(cl)))
+		return ret;
 	return parse_evidence();
 }
 
@@ -458,6 +484,7 @@ void options_free(struct command_line *cl)
 	free(opt.only);
 	free(opt.onto);
 	strv_free(opt.candidates);
+	strv_free(opt.introducers);
 	strv_free(opt.expects);
 	free(opt.reproducer);
 	free(arg.max_states);

@@ -143,7 +143,8 @@ static void text_evidence(struct triage_printer *f, const struct triage *t)
 		printf("last changed by:  (not read: --evidence text is blame-free)\n");
 		return;
 	}
-	printf("last changed by (blame at the fix's parent, %u lines):\n", t->blame_lines);
+	printf("last changed by (blame at the fix's parent, %u lines%s):\n", t->blame_lines,
+	       t->groups[0].used == EV_GIVEN ? "; not used: the introducers are given" : "");
 	for (size_t i = 0; i < t->ev.nr; i++) {
 		const struct evidence *e = &t->ev.v[i];
 		if (e->kind != EV_BLAME)
@@ -335,6 +336,11 @@ static void series_row(struct triage_printer *f, const struct series *s)
 		       " (a backport of the fix had come before it)" : "");
 		return;
 	}
+	if (!s->affected && s->twin != PV_NONE) {
+		printf("not affected: %s has the fix as mainline's %s (same patch-id)\n",
+		       rel(f, s->fixed_in), hex12(f, s->twin));
+		return;
+	}
 	if (!s->affected) {
 		printf("not affected%s%s\n", s->fix_before ?
 		       " (the fix was backported before its culprit)" : s->fix_alone ?
@@ -351,10 +357,12 @@ static void series_row(struct triage_printer *f, const struct series *s)
 		       rel(f, s->intro_tag),
 		       s->fix_before ? "; the fix's backport came first" : "");
 	if (s->fixed_in != PV_NONE)
-		printf(", fixed in %s%s%s\n", rel(f, s->fixed_in),
-		       s->fixed_by_backport ? " by backport " : "",
+		printf(", fixed in %s%s%s%s\n", rel(f, s->fixed_in),
+		       s->fixed_by_backport ? " by backport " : s->twin != PV_NONE ?
+		       " by mainline's " : "",
 		       s->fixed_by_backport && s->backport != PV_NONE ?
-		       hex12(f, s->backport) : "");
+		       hex12(f, s->backport) : s->twin != PV_NONE ? hex12(f, s->twin) : "",
+		       s->twin != PV_NONE ? " (same patch-id)" : "");
 	else if (s->maintained)
 		printf(", no fix yet\n");
 	else
@@ -366,7 +374,7 @@ static void series_row(struct triage_printer *f, const struct series *s)
 /* Not affected and no backport story: a row that may join its neighbours'. */
 static bool plain_unaffected(const struct series *s)
 {
-	return !s->affected && !backport_story(s);
+	return !s->affected && !backport_story(s) && s->twin == PV_NONE;
 }
 
 /* Series in a row that are not affected collapse into one line. */
@@ -439,6 +447,16 @@ static void json_commit(struct triage_printer *f, const char *key, uint32_t c)
 	free(subj);
 }
 
+/* Is evidence i an introducer of a group (what the verdicts were made of)? */
+static bool evidence_used(const struct triage *t, size_t i)
+{
+	for (size_t g = 0; g < t->ngroups; g++)
+		for (size_t k = 0; k < t->groups[g].nintro; k++)
+			if (t->groups[g].intro[k] == i)
+				return true;
+	return false;
+}
+
 static void json_evidence(struct triage_printer *f, const struct triage *t)
 {
 	struct json *j = &f->json;
@@ -467,6 +485,7 @@ static void json_evidence(struct triage_printer *f, const struct triage *t)
 		json_kbool(j, "subject_mismatch", e->subject_mismatch);
 		json_kbool(j, "not_ancestor", e->not_ancestor);
 		json_kbool(j, "merge", e->merge);
+		json_kbool(j, "used", evidence_used(t, i));
 		if (e->kind == EV_BLAME) {
 			json_kint(j, "removed_lines", e->lines.removed);
 			json_kint(j, "neighbour_lines", e->lines.neighbour);
@@ -520,6 +539,8 @@ static void json_series(struct triage_printer *f, const struct triage_group *g)
 		json_kstr(j, "last_affected", rel(f, s->last_affected));
 		json_kstr(j, "fixed_in", rel(f, s->fixed_in));
 		json_kbool(j, "fixed_by_backport", s->fixed_by_backport);
+		/* the same change merged twice: mainline's other copy fixed it */
+		json_kstr(j, "fixed_by_twin", s->twin == PV_NONE ? NULL : hex40(f, s->twin));
 		/* how the bug came into the series: its base release, or a backport */
 		json_kstr(j, "culprit_in", rel(f, s->intro_tag));
 		json_kstr(j, "culprit", s->intro_upstream == PV_NONE ? NULL : hex40(f, s->intro_upstream));
@@ -612,10 +633,12 @@ static void print_triage_json(struct triage_printer *f, const struct triage *t)
 	json_arr_end(j);
 }
 
-static void do_triage(struct triage_printer *f, uint32_t fix, const struct patch *mail)
+static void do_triage(struct triage_printer *f, uint32_t fix, const struct patch *mail,
+		      const struct triage_given *given)
 {
 	struct triage t;
-	int ret = diag_exit(triage_run(&t, f->h, &f->contain, fix, mail, f->o->evidence));
+	int ret = diag_exit(triage_run_given(&t, f->h, &f->contain, fix, mail, f->o->evidence,
+					     given));
 
 	if (ret) {
 		if (!f->ret)
@@ -706,6 +729,58 @@ static uint32_t upstream_of_input(struct triage_printer *f, uint32_t c)
 	return up != PV_NONE ? up : c;
 }
 
+/*
+ * --introducer's ids as commits below fix (none: the root commit).  0, or
+ * a one-line error naming the id: not a commit, not in the repository, or
+ * not below the fix (it cannot have introduced the bug).
+ */
+static int given_introducers(struct triage_printer *f, uint32_t fix, uint32_t **out, size_t *n)
+{
+	char *const *ids = f->o->introducers;
+	bool *below;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; ids && ids[i] && !ret; i++) {
+		struct rev r;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		if (!strcmp(ids[i], "none"))
+			(*out)[(*n)++] = triage_root(f->h, fix);
+		else if (!(ret = rev_resolve(&r, f->h->repo, &f->h->dag, ids[i])))
+			(*out)[(*n)++] = r.commit;
+		else
+			ret = pv_error_wrap(ret, "--introducer: ");
+	}
+	if (ret)
+		return ret;
+	/* after every id is resolved: resolving may load commits */
+	below = dag_ancestors(&f->h->dag, &fix, 1);
+	for (size_t i = 0; i < *n && !ret; i++)
+		if ((*out)[i] == fix || !below[(*out)[i]])
+			ret = pv_error_set(PV_EINVALID, "--introducer %s: not below the fix %s: it "
+					   "cannot have introduced the bug", ids[i], hex12(f, fix));
+	free(below);
+	return ret;
+}
+
+/* The fix's triage with the given introducers, if any. */
+static void triage_one(struct triage_printer *f, uint32_t fix)
+{
+	struct triage_given given = { NULL, 0 };
+	uint32_t *commits = NULL;
+	int ret;
+
+	if (f->o->introducers && (ret = diag_exit(given_introducers(f, fix, &commits, &given.n)))) {
+		if (!f->ret)
+			f->ret = ret;
+	} else {
+		given.commits = commits;
+		do_triage(f, fix, NULL, given.n ? &given : NULL);
+	}
+	free(commits);
+}
+
 int triage_revs(struct history *h, const struct triage_opts *o,
 		const char **revs, size_t nrevs)
 {
@@ -736,7 +811,7 @@ int triage_revs(struct history *h, const struct triage_opts *o,
 		} else if (i) {
 			putchar('\n');
 		}
-		do_triage(&f, upstream_of_input(&f, r.commit), NULL);
+		triage_one(&f, upstream_of_input(&f, r.commit));
 		if (o->json)
 			json_obj_end(&f.json);
 	}
@@ -812,7 +887,7 @@ static void one_message(struct triage_printer *f, const struct patch *p, size_t 
 	if (f->o->triage && m.upstream != PV_NONE) {
 		if (!f->o->json)
 			putchar('\n');
-		do_triage(f, m.upstream, p);
+		do_triage(f, m.upstream, p, NULL);
 	}
 	if (f->o->json)
 		json_obj_end(&f->json);

@@ -63,13 +63,13 @@ void evidence_list_free(struct evidence_list *list)
 
 const char *evidence_kind_name(enum evidence_kind kind)
 {
-	static const char *const names[] = { "Fixes:", "named", "commit mention", "blame" };
+	static const char *const names[] = { "Fixes:", "named", "commit mention", "blame", "given" };
 	return names[kind];
 }
 
 const char *evidence_kind_key(enum evidence_kind kind)
 {
-	static const char *const keys[] = { "fixes", "named", "mention", "blame" };
+	static const char *const keys[] = { "fixes", "named", "mention", "blame", "given" };
 	return keys[kind];
 }
 

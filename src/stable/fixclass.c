@@ -414,7 +414,8 @@ static enum fix_word word_of(const char *msg, const struct evidence_list *ev,
 		const struct evidence *e = &ev->v[i];
 		unsigned rank;
 
-		if (e->commit == PV_NONE || e->kind == EV_BLAME || e->merge)
+		/* a given introducer is a person's word, not the message's */
+		if (e->commit == PV_NONE || e->kind == EV_BLAME || e->kind == EV_GIVEN || e->merge)
 			continue;
 		rank = word_rank(e, released(ctx, e->commit));
 		if (rank <= best_rank)

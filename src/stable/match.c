@@ -225,6 +225,40 @@ size_t match_backports(struct history *h, struct contain *c, const struct backpo
 	return nr;
 }
 
+size_t match_twins(struct history *h, struct contain *c, uint32_t commit, const struct patch *p,
+		   uint32_t **out)
+{
+	struct dag *dag = &h->dag;
+	struct treepath_cache *caches;
+	bool *below;
+	size_t nr = 0, alloc = 0;
+
+	*out = NULL;
+	if (!p->has_patchid || !p->npaths)
+		return 0;
+	below = dag_ancestors(dag, &commit, 1);
+	caches = xcalloc(p->npaths + 1, sizeof(*caches));
+	for (size_t k = 0; k < p->npaths; k++)
+		treepath_init(&caches[k], dag, p->paths[k]);
+	for (uint32_t i = 0; i < dag->nr; i++) {
+		uint32_t r;
+		if (below[i] || !dag->loaded[i])
+			continue;
+		/* in a mainline release: stable's copies are backports, not twins */
+		r = contain_first_release(c, i);
+		if (r == PV_NONE || kver_is_stable(&h->tags.v[r].ver) ||
+		    !touches(caches, p->npaths, dag, i))
+			continue;
+		if (patch_same_id(h->repo, dag, i, p))
+			push(out, &nr, &alloc, i);
+	}
+	for (size_t k = 0; k < p->npaths; k++)
+		treepath_free(&caches[k]);
+	free(caches);
+	free(below);
+	return nr;
+}
+
 int match_range(struct history *h, const char *range, bool **mask)
 {
 	const char *to = rev_range_to(range);

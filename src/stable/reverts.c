@@ -18,11 +18,26 @@
 #include "patchver/engine/upstream.h"
 #include "patchver/stable/reverts.h"
 
-/* Words that may stand between "revert" and the id: "Revert part of commit X". */
+/*
+ * Words that may stand between "revert" and the id.  Not "part of": a
+ * partial revert leaves the rest of the commit in (b3f2f6cd1ff9 "partially
+ * reverts commit 4ec37de89d8c"), so it takes nothing out of "missing".
+ */
 static const char *const between[] = {
-	"commit", "the", "changes", "change", "done", "made", "in", "by", "part", "of",
+	"commit", "the", "changes", "change", "done", "made", "in", "by",
 	"patch", "upstream", "mainline", "git", "cset", "changeset", "id", NULL,
 };
+
+/* "partially reverts", "partly revert": just before p */
+static bool partial(const char *msg, const char *p)
+{
+	const char *w = p;
+
+	while (w > msg && (w[-1] == ' ' || w[-1] == '\t' || w[-1] == '\n'))
+		w--;
+	return (w - msg >= 9 && !strncasecmp(w - 9, "partially", 9)) ||
+	       (w - msg >= 6 && !strncasecmp(w - 6, "partly", 6));
+}
 
 static bool is_between(const char *w, size_t len)
 {
@@ -42,7 +57,7 @@ static bool prose_revert(const char *msg, char hex[41])
 {
 	for (const char *p = msg; (p = strcasestr(p, "revert")); p++) {
 		const char *q = p + 6;
-		if (p > msg && isalnum((unsigned char)p[-1]))
+		if ((p > msg && isalnum((unsigned char)p[-1])) || partial(msg, p))
 			continue;
 		if (!strncasecmp(q, "ing", 3))
 			q += 3;
@@ -186,8 +201,11 @@ static int scan_between(struct reverts *r, struct history *h, const uint32_t *up
  * release index (reading the messages of a whole history takes seconds;
  * a triage asks in milliseconds).  A file for an older tip is extended
  * by what is new.  Text: a header with the tip, then per revert
- * "<sha> <target sha or -> <len> <len>" and the two subjects.
+ * "<sha> <target sha or -> <len> <len>" and the two subjects.  The format
+ * number changes with the reading's rules: a file read by other rules is
+ * read again (another patchver may share the cache).
  */
+#define REVERTS_FORMAT "2"
 static char *cache_path(const struct history *h)
 {
 	size_t n = h->ix_path ? strlen(h->ix_path) : 0;
@@ -238,7 +256,7 @@ static uint32_t cache_read(struct reverts *r, struct history *h, const char *pat
 
 	if (!f)
 		return PV_NONE;
-	if (fscanf(f, "patchver-reverts 1 %40s %zu", hex, &n) == 2 && fgetc(f) == '\n' &&
+	if (fscanf(f, "patchver-reverts " REVERTS_FORMAT " %40s %zu", hex, &n) == 2 && fgetc(f) == '\n' &&
 	    git_oid_fromstr(&oid, hex) == 0 && (tip = dag_find(&h->dag, &oid)) != PV_NONE) {
 		for (size_t i = 0; i < n && tip != PV_NONE; i++) {
 			struct revert_record rec;
@@ -268,7 +286,7 @@ static void cache_write(const struct reverts *r, const struct history *h, const 
 	bool ok = f != NULL;
 
 	if (ok)
-		fprintf(f, "patchver-reverts 1 %s %zu\n",
+		fprintf(f, "patchver-reverts " REVERTS_FORMAT " %s %zu\n",
 			git_oid_tostr(hex, sizeof(hex), &h->dag.oids[r->tip]), r->nr);
 	for (size_t i = 0; ok && i < r->nr; i++) {
 		const struct revert_record *x = &r->v[i];

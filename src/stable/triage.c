@@ -175,7 +175,7 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		kver_series(bv, s->name, sizeof(s->name));
 		s->base = base;
 		s->first_affected = s->last_affected = s->fixed_in = s->intro_tag = PV_NONE;
-		s->backport = s->intro_backport = s->intro_upstream = PV_NONE;
+		s->backport = s->intro_backport = s->intro_upstream = s->twin = PV_NONE;
 		s->tags = xmalloc((tt->nreleases + 1) * sizeof(uint32_t));
 		for (size_t k = r; k < tt->nreleases; k++) {
 			uint32_t tag = tt->releases[k];
@@ -211,7 +211,12 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		else
 			s->fix_alone = false;
 		check_on_mainline(s, tt, r, c);
-		if (s->fixed_in != PV_NONE && !tag_contains(c, s->fixed_in, t->fix)) {
+		for (size_t k = 0; k < t->ntwins && s->fixed_in != PV_NONE; k++)
+			if (!tag_contains(c, s->fixed_in, t->fix) &&
+			    tag_contains(c, s->fixed_in, t->twins[k]))
+				s->twin = t->twins[k];
+		if (s->fixed_in != PV_NONE && s->twin == PV_NONE &&
+		    !tag_contains(c, s->fixed_in, t->fix)) {
 			s->fixed_by_backport = true;
 			for (size_t b = 0; b < t->nbackports; b++)
 				if (tag_contains(c, s->fixed_in, t->backports[b]))
@@ -400,6 +405,8 @@ int triage_read(struct triage *t, struct history *h, uint32_t fix)
 static void mark_fixed(const struct triage *t, struct contain *c, bool *fixed)
 {
 	mark_tags(c, t->fix, fixed);
+	for (size_t k = 0; k < t->ntwins; k++)
+		mark_tags(c, t->twins[k], fixed);
 	for (size_t b = 0; b < t->nbackports; b++)
 		mark_unreverted(c, t->backports[b],
 				backport_map_revert_of(&t->stable, t->backports[b]), fixed, NULL);
@@ -538,8 +545,35 @@ static int find_mainline_revert(struct triage *t, struct history *h, struct cont
 	return 0;
 }
 
-int triage_run(struct triage *t, struct history *h, struct contain *c,
-	       uint32_t fix, const struct patch *mail, enum evidence_mode mode)
+/*
+ * The given introducers as the one group: evidence of their own, every
+ * hunk of the fix (what the message and blame say stays in the list).
+ */
+static void given_group(struct triage *t, const struct history *h,
+			const struct triage_given *given)
+{
+	struct triage_group *g = xcalloc(1, sizeof(*g));
+
+	g->used = EV_GIVEN;
+	g->conf = CONF_GIVEN;
+	g->oldest = g->newest = PV_NONE;
+	g->intro = xmalloc(given->n * sizeof(*g->intro));
+	for (size_t i = 0; i < given->n; i++) {
+		struct evidence *e = evidence_add(&t->ev, EV_GIVEN);
+		e->commit = given->commits[i];
+		git_oid_tostr(e->ref, sizeof(e->ref), &h->dag.oids[e->commit]);
+		g->intro[g->nintro++] = t->ev.nr - 1;
+	}
+	g->hunks = xmalloc((t->blame.nhunks + 1) * sizeof(*g->hunks));
+	for (unsigned k = 0; k < t->blame.nhunks; k++)
+		g->hunks[g->nhunks++] = k;
+	t->groups = g;
+	t->ngroups = 1;
+}
+
+int triage_run_given(struct triage *t, struct history *h, struct contain *c, uint32_t fix,
+		     const struct patch *mail, enum evidence_mode mode,
+		     const struct triage_given *given)
 {
 	struct origin_input in;
 	bool *fixed;
@@ -560,17 +594,22 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	/* the audit's evidence is blame-free */
 	if (mode != EVIDENCE_TEXT && (ret = add_blame(t, h)))
 		return ret;
+	if (given && given->n)
+		given_group(t, h, given);
 	for (size_t i = 0; i < t->ev.nr; i++)
 		if (t->ev.v[i].commit != PV_NONE)
 			t->ev.v[i].first_release = contain_first_release(c, t->ev.v[i].commit);
-	in = (struct origin_input){ t->fix, t->fix_first, &t->ev, &t->blame };
-	origin_group(&in, h, mode, &t->groups, &t->ngroups);
+	if (!t->ngroups) {
+		in = (struct origin_input){ t->fix, t->fix_first, &t->ev, &t->blame };
+		origin_group(&in, h, mode, &t->groups, &t->ngroups);
+	}
 	if ((ret = stable_map(t, h, c)))
 		return ret;
 	t->queue = backport_queue(h, c);
 	t->nbackports = match_backports(h, c, &t->stable, t->queue, fix, &t->fixp, false,
 					&t->backports);
 	t->backport_first = first_stable_backport(t, h, c);
+	t->ntwins = match_twins(h, c, fix, &t->fixp, &t->twins);
 	find_intro_extra(t, h, c);
 	fixed = xcalloc(h->tags.nr + 1, 1);
 	mark_fixed(t, c, fixed);
@@ -584,6 +623,22 @@ int triage_run(struct triage *t, struct history *h, struct contain *c,
 	classify(t, h, c);
 	triage_verdict(t, h);
 	return 0;
+}
+
+int triage_run(struct triage *t, struct history *h, struct contain *c,
+	       uint32_t fix, const struct patch *mail, enum evidence_mode mode)
+{
+	return triage_run_given(t, h, c, fix, mail, mode, NULL);
+}
+
+uint32_t triage_root(const struct history *h, uint32_t commit)
+{
+	unsigned np;
+	const uint32_t *p;
+
+	while ((p = dag_parents(&h->dag, commit, &np)), np)
+		commit = p[0];
+	return commit;
 }
 
 void triage_place(struct triage_group *g, const struct triage *t, struct history *h,
@@ -664,6 +719,7 @@ void triage_free(struct triage *t)
 	fix_kind_free(&t->fix_kind);
 	fixblame_free(&t->blame);
 	free(t->backports);
+	free(t->twins);
 	free(t->intro_extra);
 	free(t->queue);
 	backport_map_free(&t->stable);

@@ -207,7 +207,7 @@ static enum triage_class class_of(const struct triage *t, bool stable, bool know
 
 const char *confidence_name(enum confidence conf)
 {
-	static const char *const names[] = { "none", "uncertain", "likely", "certain" };
+	static const char *const names[] = { "none", "uncertain", "likely", "certain", "given" };
 	return names[conf];
 }
 
@@ -254,7 +254,7 @@ void triage_verdict(struct triage *t, const struct history *h)
 		sbuf_addf(&cc, "Cc: stable may be right: blame is uncertain, older "
 			  "code (from %s) is among what the fix changes",
 			  tag_name(h, t->groups[0].oldest));
-	else if (ev->cc_stable && known && !stable && t->groups[0].conf == CONF_CERTAIN)
+	else if (ev->cc_stable && known && !stable && t->groups[0].conf >= CONF_CERTAIN)
 		sbuf_adds(&cc, "Cc: stable was not needed: no released kernel had the bug");
 	else if (ev->cc_stable && known && !stable && t->groups[0].by_lines)
 		sbuf_adds(&cc, "Cc: stable was likely not needed: no release without the fix has "

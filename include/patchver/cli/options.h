@@ -38,6 +38,7 @@ struct options {
 	char *patch_series;
 	int cve_json;
 	char *cve_repo;                     /* --cve-repo URL (with --cve-json) */
+	char **introducers;                 /* --introducer SHA|none (with --triage, one fix) */
 	int jobs;
 	char *reproducer;
 	char **guest_files, **configs;

@@ -21,6 +21,7 @@ struct triage_opts {
 	enum evidence_mode evidence;    /* --evidence: which evidence may decide */
 	bool cve_json;      /* --cve-json: CVE JSON 5 "affected" entries (implies json) */
 	const char *cve_repo;   /* --cve-repo, or NULL */
+	char *const *introducers;   /* --introducer ids ("none": the root), NULL-terminated, or NULL */
 };
 
 /* --triage REV...  (or --patch-id REV...) */

@@ -29,6 +29,7 @@ enum evidence_kind {
 	EV_NAMED,
 	EV_MENTION,
 	EV_BLAME,
+	EV_GIVEN,       /* an introducer a person gave (--introducer) */
 };
 
 /*
@@ -74,9 +75,9 @@ void evidence_read(struct evidence_list *list, struct history *h, uint32_t fix,
 struct evidence *evidence_add(struct evidence_list *list, enum evidence_kind kind);
 void evidence_list_free(struct evidence_list *list);
 
-/* "Fixes:", "named", "commit mention", "blame" */
+/* "Fixes:", "named", "commit mention", "blame", "given" */
 const char *evidence_kind_name(enum evidence_kind kind);
-/* "fixes", "named", "mention", "blame" (JSON) */
+/* "fixes", "named", "mention", "blame", "given" (JSON) */
 const char *evidence_kind_key(enum evidence_kind kind);
 
 #endif

@@ -52,4 +52,13 @@ size_t match_backports(struct history *h, struct contain *c, const struct backpo
 		       const bool *queue, uint32_t commit, const struct patch *p, bool beyond_map,
 		       uint32_t **out);
 
+/*
+ * Mainline's twins of commit: commits a mainline release carries, not
+ * below commit, that change its files with its patch-id (the same change
+ * merged twice through two trees: a release with either has the fix).
+ * In commit order; 0 when none.
+ */
+size_t match_twins(struct history *h, struct contain *c, uint32_t commit, const struct patch *p,
+		   uint32_t **out);
+
 #endif

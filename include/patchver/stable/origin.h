@@ -17,7 +17,8 @@
  * what each confidence means).  The triage then gives each group its
  * releases, series and verdict.
  */
-enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN };
+/* CONF_GIVEN: a person named the introducers (--introducer); nothing is surer */
+enum confidence { CONF_NONE, CONF_UNCERTAIN, CONF_LIKELY, CONF_CERTAIN, CONF_GIVEN };
 
 struct release_fit {
 	uint32_t tag;               /* an affected release */
@@ -37,6 +38,7 @@ struct series {
 	uint32_t fixed_in;          /* first tag with the fix or a backport */
 	bool fixed_by_backport;
 	uint32_t backport;          /* the backport that fixed it, or PV_NONE */
+	uint32_t twin;              /* mainline's copy of the fix that fixed it, or PV_NONE */
 	/*
 	 * The bug's way into the series: its first tag carrying an introducer,
 	 * and the stable backport of it that brought it (PV_NONE: the series'

@@ -69,6 +69,8 @@ struct triage {
 	size_t nintro_extra;
 	bool *queue;                        /* the stable branches' queues (backports.h) */
 	uint32_t backport_first;            /* earliest stable tag with a backport */
+	uint32_t *twins;                    /* mainline's copies of the fix (match_twins) */
+	size_t ntwins;
 	struct triage_group *groups;        /* [0]: the headline */
 	size_t ngroups;
 	uint32_t mainline_revert;           /* the revert standing against the fix, PV_NONE */
@@ -86,6 +88,24 @@ struct triage {
  */
 int triage_run(struct triage *t, struct history *h, struct contain *c,
 	       uint32_t fix, const struct patch *mail, enum evidence_mode mode);
+
+/*
+ * The introducers a person gives (--introducer): they replace what the
+ * message and blame say (both still read and listed), as one group of all
+ * the fix's hunks with confidence "given".  Each must be an ancestor of
+ * the fix (the caller checks); the root commit says "as old as the
+ * history" (triage_root).
+ */
+struct triage_given {
+	const uint32_t *commits;
+	size_t n;
+};
+int triage_run_given(struct triage *t, struct history *h, struct contain *c, uint32_t fix,
+		     const struct patch *mail, enum evidence_mode mode,
+		     const struct triage_given *given);
+
+/* The root commit below commit by first parents: where the CNA starts an unknown bug. */
+uint32_t triage_root(const struct history *h, uint32_t commit);
 void triage_free(struct triage *t);
 
 /*
