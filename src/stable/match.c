@@ -230,12 +230,16 @@ size_t match_twins(struct history *h, struct contain *c, uint32_t commit, const 
 {
 	struct dag *dag = &h->dag;
 	struct treepath_cache *caches;
+	char *subject;
 	bool *below;
 	size_t nr = 0, alloc = 0;
+	uint32_t first;
 
 	*out = NULL;
 	if (!p->has_patchid || !p->npaths)
 		return 0;
+	subject = history_subject(h, commit);
+	first = contain_first_release(c, commit);
 	below = dag_ancestors(dag, &commit, 1);
 	caches = xcalloc(p->npaths + 1, sizeof(*caches));
 	for (size_t k = 0; k < p->npaths; k++)
@@ -246,16 +250,22 @@ size_t match_twins(struct history *h, struct contain *c, uint32_t commit, const 
 			continue;
 		/* in a mainline release: stable's copies are backports, not twins */
 		r = contain_first_release(c, i);
-		if (r == PV_NONE || kver_is_stable(&h->tags.v[r].ver) ||
-		    !touches(caches, p->npaths, dag, i))
+		if (r == PV_NONE || kver_is_stable(&h->tags.v[r].ver))
 			continue;
-		if (patch_same_id(h->repo, dag, i, p))
+		/* a copy released with the fix or after it fixes no release the fix does not */
+		if (first != PV_NONE && tags_cmp_version(&h->tags, r, first) >= 0)
+			continue;
+		if (!touches(caches, p->npaths, dag, i))
+			continue;
+		/* the same change merged twice keeps its subject: read that before a diff */
+		if (same_subject(h, i, subject) && patch_same_id(h->repo, dag, i, p))
 			push(out, &nr, &alloc, i);
 	}
 	for (size_t k = 0; k < p->npaths; k++)
 		treepath_free(&caches[k]);
 	free(caches);
 	free(below);
+	free(subject);
 	return nr;
 }
 

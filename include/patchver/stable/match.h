@@ -54,8 +54,9 @@ size_t match_backports(struct history *h, struct contain *c, const struct backpo
 
 /*
  * Mainline's twins of commit: commits a mainline release carries, not
- * below commit, that change its files with its patch-id (the same change
- * merged twice through two trees: a release with either has the fix).
+ * below commit, that change its files with its subject and patch-id (the
+ * same change merged twice through two trees: a release with either has
+ * the fix).
  * In commit order; 0 when none.
  */
 size_t match_twins(struct history *h, struct contain *c, uint32_t commit, const struct patch *p,
