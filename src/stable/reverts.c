@@ -124,9 +124,12 @@ static bool read_revert(struct history *h, uint32_t commit, struct revert_record
 	rec->commit = commit;
 	rec->target = *hex ? resolve(h, hex, commit) : PV_NONE;
 	rec->target_subject = subject;
-	rec->subject = objstore_subject(msg);
 	free(msg);
-	return rec->target != PV_NONE || rec->target_subject;
+	/* an id this repository does not have, and no subject: nothing to match */
+	if (rec->target == PV_NONE && !rec->target_subject)
+		return false;
+	rec->subject = history_subject(h, commit);
+	return true;
 }
 
 /* The newest mainline release tag's commit, or PV_NONE. */
@@ -322,7 +325,8 @@ static int tip_reverts(struct reverts *r, struct history *h)
 		ret = scan_between(r, h, &r->tip, 1, old == PV_NONE ? NULL : &old,
 				   old == PV_NONE ? 0 : 1);
 		if (!ret)
-			cache_write(r, h, path);
+			if (path)
+				cache_write(r, h, path);
 	}
 	free(path);
 	return ret;
