@@ -9,14 +9,16 @@ Takes the commits of RANGE the audit calls fixes by their own word (with
 
   versions: the version block's "affected" first release is the earliest
             affected series row's first release; every stable series row
-            fixed in a tag has that tag as an "unaffected" entry of its
-            series, and no other series has one; the mainline fix's entry
-            is the fix's first final release; no released kernel affected:
-            no version entries;
-  git:      every range ends at the fix or at a backport the triage lists
-            for a series row fixed in a tag, and starts at a row's culprit
-            or at the culprit's backport (or at the root commit when the
-            triage found none).
+            fixed in a tag (by a backport, or by mainline's twin of the fix)
+            has that tag as an "unaffected" entry of its series, and no
+            other series has one; the mainline fix's entry is the fix's
+            first final release; no mainline release affected: an
+            "unaffected" default with one affected range per stable line
+            the culprit reached by backport, from that tag to the fix's;
+  git:      every range ends at the fix or at a backport the triage lists,
+            and starts at an introducer of the triage, a row's culprit or
+            the culprit's backport (or at the root commit when the triage
+            found none).
 
 Prints the counts and each disagreement (up to --show); exits 1 on any.
 """
@@ -71,11 +73,23 @@ def compare(t, c):
         if vers:
             faults.append("no released kernel affected, yet version entries")
         return faults
+    if not vers:
+        # no mainline release affected: an "unaffected" default with each stable
+        # line's affected range, from the tag its culprit's backport came in
+        ranges = {v["version"]: v.get("lessThan") for e in c["affected"]
+                  for v in e.get("versions", []) if v.get("versionType") == "semver"}
+        want = {s["first_affected"][1:]: s["fixed_in"][1:] if s["fixed_in"] else None
+                for s in released}
+        if ranges != want:
+            faults.append(f"stable ranges: record {ranges}, triage {want}")
+        return faults + git_faults(t, c, rows, gits)
     first = min(released, key=lambda s: [int(x) for x in s["series"].split(".")])
     aff = [v["version"] for v in vers if v["status"] == "affected" and "lessThan" not in v]
     if aff != [first["first_affected"][1:].split("-")[0]] and aff != [first["series"]]:
         faults.append(f"first affected: record {aff}, triage {first['first_affected']}")
-    fixed = {s["series"]: s["fixed_in"][1:] for s in rows if s["fixed_in"] and s["fixed_by_backport"]}
+    # a series fixed by a backport, or by mainline's twin of the fix in its base release
+    fixed = {s["series"]: s["fixed_in"][1:] for s in t.get("series", [])
+             if s["fixed_in"] and (s["fixed_by_backport"] or s.get("fixed_by_twin"))}
     stable_unaff = {v["lessThanOrEqual"][:-2]: v["version"] for v in vers
                     if v.get("versionType") == "semver" and v["status"] == "unaffected" and
                     v.get("lessThanOrEqual", "").endswith(".*")}
@@ -85,14 +99,23 @@ def compare(t, c):
     want = final_of(t["fix"]["first_release"])
     if want and main != [want]:
         faults.append(f"mainline fix: record {main}, triage {want}")
+    return faults + git_faults(t, c, rows, gits)
+
+
+def git_faults(t, c, rows, gits):
+    """Every git range ends at the fix or a backport of it, and starts at an
+    introducer of the triage (any of them: the record takes the earliest), a
+    row's culprit or the culprit's backport."""
+    faults = []
     ends = {t["fix"]["commit"]} | {b["commit"]["commit"] for b in t.get("backports", [])}
     starts = {s["culprit"] for s in rows if s["culprit"]} | \
-             {s["culprit_backport"] for s in rows if s["culprit_backport"]}
+             {s["culprit_backport"] for s in rows if s["culprit_backport"]} | \
+             {i["commit"]["commit"] for i in t.get("introducers", []) if i.get("commit")}
     for g in gits:
         if g["lessThan"] not in ends:
             faults.append(f"git range ends at {g['lessThan'][:12]}, not the fix or a backport")
         if starts and g["version"] not in starts:
-            faults.append(f"git range starts at {g['version'][:12]}, no row's culprit")
+            faults.append(f"git range starts at {g['version'][:12]}, no introducer of the triage")
     return faults
 
 
