@@ -144,6 +144,21 @@ expect_eq "$(jq -r '[.results[] | "\(.class) \(.mainline_revert.commit)"] | join
 	"not-for-stable $rv,stable-candidate null" "triage: the mainline revert, and the revert reverted"
 expect_contains "$("$PATCHVER" -C "$tmp/reverts" --triage "$c10")" \
 	"not for stable: mainline reverted it in ${rv:0:12} (v2.6.31-rc2); before the revert:" "triage text: the revert"
+# the reverts file beside the index: one another reading wrote, or a damaged
+# one, is read anew, and the answer is the same
+cache=$tmp/rcache
+XDG_CACHE_HOME=$cache "$PATCHVER" -C "$tmp/reverts" --triage "$c10" >/dev/null
+f=$(ls "$cache"/patchver/index/*.reverts)
+expect_eq "$(wc -l < "$f")" 7 "the reverts file: a header and three reverts"
+sed -i '1s/^patchver-reverts [0-9]*/patchver-reverts 0/' "$f"
+expect_eq "$(XDG_CACHE_HOME=$cache "$PATCHVER" -C "$tmp/reverts" --triage "$c10" --json |
+	jq -r '.results[0].mainline_revert.commit')" "$rv" "a reverts file of another reading: read anew"
+expect_eq "$(head -c 17 "$f")" "patchver-reverts " "a reverts file of another reading: written again"
+expect_eq "$(wc -l < "$f")" 7 "a reverts file of another reading: written again whole"
+head -c 60 "$f" > "$f.cut" && mv "$f.cut" "$f"
+expect_eq "$(XDG_CACHE_HOME=$cache "$PATCHVER" -C "$tmp/reverts" --triage "$c10" --json |
+	jq -r '.results[0].mainline_revert.commit')" "$rv" "a damaged reverts file: read anew"
+expect_eq "$(wc -l < "$f")" 7 "a damaged reverts file: written again whole"
 # "Revert commit <7 digits>" in prose, as developers wrote it before git revert's words
 git clone -q "$r" "$tmp/prose"
 (cd "$tmp/prose" && export GIT_AUTHOR_DATE="$((t + 7200)) +0000" GIT_COMMITTER_DATE="$((t + 7200)) +0000" &&

@@ -124,12 +124,10 @@ static bool read_revert(struct history *h, uint32_t commit, struct revert_record
 	rec->commit = commit;
 	rec->target = *hex ? resolve(h, hex, commit) : PV_NONE;
 	rec->target_subject = subject;
-	free(msg);
 	/* an id this repository does not have, and no subject: nothing to match */
-	if (rec->target == PV_NONE && !rec->target_subject)
-		return false;
-	rec->subject = history_subject(h, commit);
-	return true;
+	rec->subject = rec->target == PV_NONE && !subject ? NULL : objstore_subject(msg);
+	free(msg);
+	return rec->subject != NULL;
 }
 
 /* The newest mainline release tag's commit, or PV_NONE. */
@@ -156,6 +154,18 @@ static bool may_revert(git_odb *odb, const git_oid *oid)
 		git_odb_object_free(obj);
 	}
 	return yes;
+}
+
+/* The records only: r keeps its history and tip (a cache that cannot be used is read anew). */
+static void drop_records(struct reverts *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		free(r->v[i].target_subject);
+		free(r->v[i].subject);
+	}
+	free(r->v);
+	r->v = NULL;
+	r->nr = 0;
 }
 
 /* Read the reverts among the commits of in and not of out (either may be NULL: all, none). */
@@ -272,11 +282,8 @@ static uint32_t cache_read(struct reverts *r, struct history *h, const char *pat
 		}
 	}
 	fclose(f);
-	if (tip == PV_NONE) {
-		const struct history *keep = r->h;
-		reverts_free(r);
-		r->h = keep;
-	}
+	if (tip == PV_NONE)
+		drop_records(r);
 	return tip;
 }
 
@@ -306,28 +313,31 @@ static void cache_write(const struct reverts *r, const struct history *h, const 
 	free(tmp);
 }
 
-/* Every revert below the mainline tip, from the cache, extended or read anew. */
+/* Every revert below the mainline tip r->tip, from the cache, extended or read anew. */
 static int tip_reverts(struct reverts *r, struct history *h)
 {
 	char *path = cache_path(h);
 	uint32_t old = path ? cache_read(r, h, path) : PV_NONE;
-	int ret = 0;
+	bool *in_tip, *in_old = NULL;
+	uint32_t nr;
+	int ret;
 
-	if (old != r->tip) {
-		bool *in_tip = dag_ancestors(&h->dag, &r->tip, 1);
-		/* a cache of an older tip: only what came since is read */
-		if (old != PV_NONE && !in_tip[old]) {
-			reverts_free(r);
-			r->h = h;
-			old = PV_NONE;
-		}
-		free(in_tip);
-		ret = scan_between(r, h, &r->tip, 1, old == PV_NONE ? NULL : &old,
-				   old == PV_NONE ? 0 : 1);
-		if (!ret)
-			if (path)
-				cache_write(r, h, path);
+	if (old == r->tip) {
+		free(path);
+		return 0;
 	}
+	in_tip = dag_ancestors(&h->dag, &r->tip, 1);
+	nr = h->dag.nr;     /* resolving an id may load more: the masks cover these */
+	/* a cache of an older tip: only what came since is read */
+	if (old != PV_NONE && in_tip[old])
+		in_old = dag_ancestors(&h->dag, &old, 1);
+	else
+		drop_records(r);
+	ret = scan_mask(r, h, in_tip, in_old, nr);
+	if (!ret && path)
+		cache_write(r, h, path);
+	free(in_old);
+	free(in_tip);
 	free(path);
 	return ret;
 }
@@ -343,7 +353,6 @@ int reverts_scan(struct reverts *r, struct history *h, const uint32_t *below, si
 	r->tip = tip;
 	if (tip != PV_NONE && h->ix_path) {
 		ret = tip_reverts(r, h);
-		r->tip = tip;
 		/* a range's end past the tip: read there too */
 		if (!ret && nalso)
 			ret = scan_between(r, h, also, nalso, &tip, 1);
@@ -393,10 +402,6 @@ uint32_t reverts_standing(const struct reverts *r, uint32_t commit, const char *
 
 void reverts_free(struct reverts *r)
 {
-	for (size_t i = 0; i < r->nr; i++) {
-		free(r->v[i].target_subject);
-		free(r->v[i].subject);
-	}
-	free(r->v);
+	drop_records(r);
 	memset(r, 0, sizeof(*r));
 }

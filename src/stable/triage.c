@@ -166,6 +166,7 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		uint32_t base = tt->releases[r];
 		const struct kver *bv = &tt->v[base].ver;
 		struct series *s;
+		bool by_other;
 
 		if (kver_is_rc(bv) || kver_is_stable(bv))
 			continue;
@@ -211,12 +212,12 @@ static void build_series(struct triage_group *g, const struct triage *t,
 		else
 			s->fix_alone = false;
 		check_on_mainline(s, tt, r, c);
-		for (size_t k = 0; k < t->ntwins && s->fixed_in != PV_NONE; k++)
-			if (!tag_contains(c, s->fixed_in, t->fix) &&
-			    tag_contains(c, s->fixed_in, t->twins[k]))
+		/* fixed, but not by the fix itself: by mainline's twin of it, or a backport */
+		by_other = s->fixed_in != PV_NONE && !tag_contains(c, s->fixed_in, t->fix);
+		for (size_t k = 0; k < t->ntwins && by_other; k++)
+			if (tag_contains(c, s->fixed_in, t->twins[k]))
 				s->twin = t->twins[k];
-		if (s->fixed_in != PV_NONE && s->twin == PV_NONE &&
-		    !tag_contains(c, s->fixed_in, t->fix)) {
+		if (by_other && s->twin == PV_NONE) {
 			s->fixed_by_backport = true;
 			for (size_t b = 0; b < t->nbackports; b++)
 				if (tag_contains(c, s->fixed_in, t->backports[b]))
