@@ -7,6 +7,9 @@
 #   - "Commit <7> (...) did X.  The offending commit <7> ...": named, not a
 #     bare mention; with Cc: stable a bare mention is the culprit only when
 #     released before the fix;
+#   - the id in a quote with its subject ('commit "<7>: ..." broke it'), as
+#     its sentence's subject ("<7> removed ..." in a fix), in a list under
+#     the sentence that says what it did, or above "Revert them.";
 #   - an id two commits share resolves to the one below the fix; when both
 #     or neither are below it, the evidence says so and shows both;
 #   - 7 hex letters ("defaced") or 7 digits are words and numbers, not ids,
@@ -110,6 +113,63 @@ $(printf "$form" "${named:0:7}")")
 	triage "$f"
 	expect_eq "$(evidence '.kind + " " + .target.commit')" "named $named" "$(printf "$form" "<7>")"
 done
+
+# the shapes a sentence gives the id, each with the phrase the evidence
+# keeps: in a quote with its subject, as the sentence's subject, in a list
+# under its sentence or above "Revert them." (the messages of 8916edef5888,
+# c2d1a2a11b9b, d5ccd67bb77c, 979f693def90, e4e4e534faa3, fc631c82e173,
+# b1083333de53, 67a52bb90b51, 65a467f55306, 0afd2ac9a567 in the kernel)
+# shape FROM SUBJECT BODY PHRASE: @A@ and @B@ in the message are ids of the
+# chain from line FROM on; each is named with PHRASE ("-": neither is)
+k=0
+shape() {
+	local a b msg want got
+	k=$((k + 1))
+	a=$(short_at "$1" id)
+	b=$(short_at $(($1 + 40)) id)
+	msg=$(printf '%s\n\n%s' "$2" "$3" | sed "s/@A@/${a:0:7}/g; s/@B@/${b:0:7}/g")
+	f=$(fix "shape$k" master "$msg")
+	triage "$f"
+	got=$(evidence 'select(.kind == "named") | .phrase + " " + .target.commit' | sort | tr '\n' ' ')
+	if [ "$4" = - ]; then
+		want=""
+	else
+		want="$4 $a "
+		case "$3" in *@B@*) want=$(printf '%s\n' "$4 $a" "$4 $b" | sort | tr '\n' ' ');; esac
+	fi
+	expect_eq "$got" "$want" "$(printf '%s' "$3" | head -1 | cut -c1-60)"
+}
+shape 8000 "a: task stats fix" 'But commit "@A@: step 1 of it" broke it.' broke
+shape 8100 "a: fix the jam" '@A@ "step 8100" removed handling for thaw, since it was thought not needed.' removed
+shape 8200 "a: fix the flags" 'The flags come from the resource.  However, @A@ changed this to
+checking for non-zero flags.' changed
+shape 8300 "a: tidy the value" '@A@ added a helper.  Use it here too.' -
+shape 8400 "a: per context locking" "That is not possible due to the locking this commit
+introduced more than a year ago:
+
+  @A@: step of it
+
+As a first step push the lock down." introduced
+shape 8500 "a: revert the clock changes" "So revert:
+
+ # @A@: one step
+ # @B@: another step
+
+This solves the problems." revert
+shape 8600 "a: revert the sync changes" "Intel reported a 10% regression with these patches:
+
+  @A@: one step
+  @B@: another step
+
+Revert them." revert
+shape 8700 "a: redo the clock" "which had to be reverted due to s2ram hangs:
+
+  @A@: Revert \"one step\"" -
+shape 8800 "a: fix the bus" 'Cards stopped working after @A@, and would report garbage.' after
+shape 8900 "a: fix build-breaking @A@ commit" 'It does not link.' breaking
+shape 9000 "a: silence warnings" 'These warnings originate from @A@ (a subject) which dropped them.' "originate from"
+shape 9100 "a: the ignore file" 'This should have been part of @A@ (step 9100, 2010-01-01).' "should have been part of"
+expect_eq "$(evidence .subject_mismatch)" false "a subject as --pretty=reference writes it, date and all"
 
 # a mention first, the culprit's word later
 mentioned=$(short_at 7000 id)

@@ -24,11 +24,25 @@ static const char *const before_phrases[] = {
 	"since", "reverts", "revert", "reverting", "offending", "due to",
 	"after", "as of",   /* in a bug's sentence only: culprit_scoped() */
 	/* "This reverts changes done in commit X" */
-	"changes done in", "changes made in", "changes made by", NULL,
+	"changes done in", "changes made in", "changes made by",
+	"left over by", "leftover from", "should have been part of",
+	"breaking",         /* "fix build-breaking 7a192ec commit" */
+	/* in a bug's sentence only: culprit_scoped() */
+	"originate from", "originates from", "originated from",
+	"follow up to", "follow-up to", "followup to", NULL,
 };
 /* ... and just after it: "commit <sha> ("...") introduced/broke ..." */
 static const char *const after_phrases[] = {
 	"introduced", "broke", "breaks", "caused", "causes", "regressed", NULL,
+};
+/*
+ * What a commit did, when the sentence opens with its id and tells of a
+ * bug: "633aae2 \"Input: ...\" removed handling for PMSG_THAW" (the fix:
+ * "fix KBC jam"), "However, d280ead changed this to ...".
+ */
+static const char *const opener_verbs[] = {
+	"added", "assumed", "changed", "converted", "dropped", "forgot", "made", "missed",
+	"moved", "removed", "replaced", "switched", "would", NULL,
 };
 /* Words that may stand between a phrase and the sha. */
 static const char *const filler[] = {
@@ -158,6 +172,8 @@ static bool subject_matches(const char *claimed, const char *real)
 		return !strncmp(claimed, real, n - 3);
 	if (n > 3 && !strcmp(claimed + n - 3, "\u2026"))
 		return !strncmp(claimed, real, n - 3);
+	if (n > 5 && !strcmp(claimed + n - 5, "[...]"))
+		return !strncmp(claimed, real, n - 5);
 	return !strcmp(claimed, real);
 }
 
@@ -187,8 +203,13 @@ static char *subject_after(const char *p)
 		return squeeze(p + 2, (size_t)(end - p - 2));
 	if (*p == '"' && (end = strchr(p + 1, '"')))
 		return squeeze(p + 1, (size_t)(end - p - 1));
-	if (*p == '(' && (end = strchr(p + 1, ')')) && end - p > 8)
+	if (*p == '(' && (end = strchr(p + 1, ')')) && end - p > 8) {
+		/* git's --pretty=reference: "(subject, 2008-08-01)" */
+		if (end - p > 20 && !strncmp(end - 12, ", ", 2) &&
+		    strspn(end - 10, "0123456789-") == 10)
+			end -= 12;
 		return squeeze(p + 1, (size_t)(end - p - 1));
+	}
 	return NULL;
 }
 
@@ -200,8 +221,9 @@ static const char *phrase_before(const char *start, const char *end)
 		size_t len;
 		bool skipped = false;
 
-		/* "introduced by the following commit: X", "Since (X: ...", "# X" */
-		while (end > start && (isspace((unsigned char)end[-1]) || strchr(":(#", end[-1])))
+		/* "introduced by the following commit: X", "Since (X: ...", "# X",
+		 * 'broke it: "8a77b8d serial: ..."' */
+		while (end > start && (isspace((unsigned char)end[-1]) || strchr(":(#\"'", end[-1])))
 			end--;
 		for (size_t i = 0; before_phrases[i]; i++) {
 			len = strlen(before_phrases[i]);
@@ -258,6 +280,17 @@ struct reader {
 	char up[41];            /* the upstream commit a backport names */
 	bool has_up;
 	const struct patch *fixp;   /* the fix: its files bound a search by subject */
+	bool fix_says_bug;      /* the fix's subject line tells of a bug, or says "fix" */
+	size_t *paras;          /* where each paragraph starts in the flat text */
+	size_t nparas;
+	struct listed *listed;  /* ids listed under a phrase: read_lists() */
+	size_t nlisted, alisted;
+};
+
+/* An id listed on a line of its own, under the phrase of its list. */
+struct listed {
+	char hex[41];
+	const char *phrase;
 };
 
 static bool below_fix(struct reader *r, uint32_t c)
@@ -310,7 +343,7 @@ static uint32_t pick(struct reader *r, const char *hex, struct ambiguity *amb)
  * written after it (at after): resolved, checked, why not when not.
  */
 static void resolve(struct reader *r, struct evidence *e, const char *hex, uint32_t c,
-		    const struct ambiguity *amb, const char *after)
+		    const struct ambiguity *amb, char *claim)
 {
 	snprintf(e->ref, sizeof(e->ref), "%s", hex);
 	e->commit = c;
@@ -323,7 +356,7 @@ static void resolve(struct reader *r, struct evidence *e, const char *hex, uint3
 	} else {
 		e->not_ancestor = !below_fix(r, c);
 	}
-	e->claimed_subject = subject_after(after);
+	e->claimed_subject = claim;
 	check_subject(r->h, e);
 }
 
@@ -366,7 +399,8 @@ static const char *const bug_stems[] = {
 	"deadlock", "race", "racy", "hang", "hung", "stuck", "lockup", "corrupt", "panic",
 	"warn", "incorrect", "not work", "n't work", "uninitiali", "null pointer", "dereferenc",
 	"miss", "error", "problem", "issue", "invalid", "overflow", "underflow", "stale",
-	"garbage", "bogus", "lost", "loses", "unbalanced", "bad", NULL,
+	"garbage", "bogus", "lost", "loses", "unbalanced", "bad", "stopped work",
+	"stop work", "no longer work", NULL,
 };
 
 /* ... and of a cleanup that a commit made possible. */
@@ -376,12 +410,34 @@ static const char *const cleanup_stems[] = {
 	"no need", "n't needed", "needed any more", "needed anymore", NULL,
 };
 
+/* A cost a commit added is its regression too ("103638d added a bit of
+ * avoidable overhead to the fast-path"), said of what it did. */
+static const char *const cost_stems[] = { "overhead", "slow", NULL };
+/* ... and a fix's own word, said of it ("Fix that"). */
+static const char *const fix_word[] = { "fix", NULL };
+
+/*
+ * Does s[0..n) say one of stems?  A stem starts a word ("hang" is not in
+ * "changed", "miss" not in "permission"); "n't work" ends one.
+ */
+static bool says(const char *s, size_t n, const char *const *stems)
+{
+	for (size_t i = 0; stems[i]; i++) {
+		size_t len = strlen(stems[i]);
+		bool inside = stems[i][0] == 'n' && stems[i][1] == '\'';
+		for (const char *q = s; q + len <= s + n; q++)
+			if ((inside || q == s || !isalpha((unsigned char)q[-1])) &&
+			    !strncasecmp(q, stems[i], len))
+				return true;
+	}
+	return false;
+}
+
 /* Does the sentence around p (and the next) say one of stems? */
 static bool sentence_says(const char *flat, const char *p, const char *const *stems)
 {
 	const char *start = p, *end = p;
 	int stops = 0;
-	bool yes = false;
 
 	while (start > flat && p - start < 300 && !(start[-1] == ' ' && start > flat + 1 &&
 						    start[-2] == '.'))
@@ -391,12 +447,7 @@ static bool sentence_says(const char *flat, const char *p, const char *const *st
 			stops++;
 		end++;
 	}
-	for (size_t i = 0; stems[i] && !yes; i++) {
-		size_t len = strlen(stems[i]);
-		for (const char *q = start; q + len <= end && !yes; q++)
-			yes = !strncasecmp(q, stems[i], len);
-	}
-	return yes;
+	return says(start, (size_t)(end - start), stems);
 }
 
 /*
@@ -412,23 +463,149 @@ static bool since_is_date(const char *flat, const char *p)
 	return sentence_says(flat, p, cleanup_stems) && !sentence_says(flat, p, bug_stems);
 }
 
+/* Phrases that tell of when, or of what followed, more often than of a cause. */
+static const char *const scoped_phrases[] = {
+	"after", "as of", "originate from", "originates from", "originated from",
+	"follow up to", "follow-up to", "followup to", NULL,
+};
+
 /*
  * "after X" and "as of X" tell of when more often than of a cause ("after
- * 2b8a1d2 we can drop ..."): a culprit only where their sentence, or the
- * next, tells of a bug and of no cleanup.
+ * 2b8a1d2 we can drop ..."); "follow-up to X" of what came next: a culprit
+ * only where their sentence, or the next, tells of a bug and of no cleanup.
  */
 static bool culprit_scoped(const char *flat, const char *p, const char *phrase)
 {
-	if (strcmp(phrase, "after") && strcmp(phrase, "as of"))
-		return true;
+	bool scoped = false;
+
+	for (size_t i = 0; scoped_phrases[i] && !scoped; i++)
+		scoped = !strcmp(phrase, scoped_phrases[i]);
 	/* "isn't needed any more after: X" (4aa0edd294f6) tells of a cleanup */
-	return sentence_says(flat, p, bug_stems) && !sentence_says(flat, p, cleanup_stems);
+	return !scoped ||
+	       (sentence_says(flat, p, bug_stems) && !sentence_says(flat, p, cleanup_stems));
+}
+
+/* The word at p is one of words (whole): which, or NULL. */
+static const char *word_at(const char *p, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++) {
+		size_t len = strlen(words[i]);
+		if (!strncasecmp(p, words[i], len) && !isalnum((unsigned char)p[len]))
+			return words[i];
+	}
+	return NULL;
+}
+
+/*
+ * Does the sha at p open its sentence?  Its paragraph's start or a ". "
+ * before it, over the words that may lead a subject ("Commit '28a0ce7",
+ * "However, d280ead", "Greetings, 103638d").
+ */
+static bool opens_sentence(struct reader *r, const char *flat, const char *p)
+{
+	static const char *const lead[] = { "commit", "commits", "the", "patch", NULL };
+	const char *w = p;
+	bool comma = false;
+
+	for (;;) {
+		const char *q;
+		while (w > flat && (w[-1] == ' ' || w[-1] == '"' || w[-1] == '\''))
+			w--;
+		for (q = w; q > flat && isalpha((unsigned char)q[-1]); q--)
+			;
+		if (q < w && word_at(q, lead)) {
+			w = q;
+		} else if (!comma && w > flat && w[-1] == ',') {
+			for (q = w - 1; q > flat && isalpha((unsigned char)q[-1]); q--)
+				;
+			if (q == w - 1)
+				break;
+			w = q;
+			comma = true;
+		} else {
+			break;
+		}
+	}
+	/* w is past the text before the sentence's first word */
+	if (w == flat || strchr(".!?", w[-1]))
+		return true;
+	while (*w == ' ' || *w == '"' || *w == '\'')
+		w++;
+	for (size_t i = 0; i < r->nparas; i++)
+		if (flat + r->paras[i] == w)
+			return true;
+	return false;
+}
+
+/* "633aae2 \"subject\" removed ...": the verb, where the sentence tells of a bug. */
+static const char *opener_verb(struct reader *r, const char *flat, const char *p,
+			       const char *after)
+{
+	const char *verb;
+
+	while (*after == ' ')
+		after++;
+	if (!(verb = word_at(after, opener_verbs)) || !opens_sentence(r, flat, p))
+		return NULL;
+	/* "... so that the reserved bits are no longer preserved.  Fix that" */
+	if (r->fix_says_bug || sentence_says(flat, p, bug_stems) ||
+	    sentence_says(flat, p, cost_stems) || sentence_says(flat, p, fix_word))
+		return verb;
+	return NULL;
+}
+
+/*
+ * "Using fae9c79, a recent patch that changed ..., the parent incorrectly
+ * reports zero usage" (94b3dd0f7bb3): "using X" or "with X" opening a
+ * sentence that tells of a bug and of no cleanup.
+ */
+static const char *with_sha(struct reader *r, const char *flat, const char *p)
+{
+	static const char *const with[] = { "using", "with", NULL };
+	const char *w = p, *word;
+
+	while (w > flat && w[-1] == ' ')
+		w--;
+	while (w > flat && isalpha((unsigned char)w[-1]))
+		w--;
+	if (w == p || !(word = word_at(w, with)) || !opens_sentence(r, flat, w))
+		return NULL;
+	if (!sentence_says(flat, p, bug_stems) || sentence_says(flat, p, cleanup_stems))
+		return NULL;
+	return word;
+}
+
+/* The phrase of the list whose line holds hex, if any. */
+static const char *listed_phrase(struct reader *r, const char *hex)
+{
+	for (size_t i = 0; i < r->nlisted; i++)
+		if (!strcasecmp(r->listed[i].hex, hex))
+			return r->listed[i].phrase;
+	return NULL;
+}
+
+/*
+ * An id that opens a quote, 'commit "f06febc: timers: fix ..." broke it':
+ * where the quote ends (NULL when p opens none), and the subject in it.
+ */
+static const char *quote_end(const char *flat, const char *p, size_t n, char **claim)
+{
+	const char *close, *s = p + n;
+
+	if (p == flat || (p[-1] != '"' && p[-1] != '\''))
+		return NULL;
+	if (!(close = strchr(s, p[-1])) || close - s > 300)
+		return NULL;
+	while (s < close && (*s == ':' || *s == ' '))
+		s++;
+	*claim = squeeze(s, (size_t)(close - s));
+	return close + 1;
 }
 
 static void named_sha(struct reader *r, const char *flat, const char *p, size_t n)
 {
-	const char *phrase = phrase_before(flat, p);
-	char hex[41];
+	const char *phrase = phrase_before(flat, p), *after;
+	char hex[41], *claim = NULL;
 	uint32_t c;
 	struct evidence *e;
 	struct ambiguity amb;
@@ -440,8 +617,16 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 	c = pick(r, hex, &amb);
 	if (c == r->fix)
 		return;
+	if (!(after = quote_end(flat, p, n, &claim)))
+		after = skip_subject(p + n);
 	if (!phrase)
-		phrase = phrase_after(skip_show_header(r, skip_subject(p + n), c));
+		phrase = phrase_after(skip_show_header(r, after, c));
+	if (!phrase)
+		phrase = listed_phrase(r, hex);
+	if (!phrase)
+		phrase = opener_verb(r, flat, p, after);
+	if (!phrase)
+		phrase = with_sha(r, flat, p);
 	if (phrase && ((!strcmp(phrase, "since") && since_is_date(flat, p)) ||
 		       !culprit_scoped(flat, p, phrase)))
 		phrase = NULL;      /* a date: a mention at most */
@@ -451,20 +636,23 @@ static void named_sha(struct reader *r, const char *flat, const char *p, size_t 
 			e->kind = EV_NAMED;
 			e->phrase = xstrdup(phrase);
 		}
-		return;
+		goto out;
 	}
 	if (c == PV_NONE && strspn(hex, "0123456789") == n)
-		return;     /* a number ("since 20100512"), not a sha */
+		goto out;   /* a number ("since 20100512"), not a sha */
 	if (!phrase) {
 		/* "commit <sha>" alone: a weaker hint; a bare hex run is nothing */
 		if ((c == PV_NONE && !amb.ncandidates) || !after_commit_word(flat, p))
-			return;
+			goto out;
 		e = evidence_add(r->list, EV_MENTION);
 	} else {
 		e = evidence_add(r->list, EV_NAMED);
 		e->phrase = xstrdup(phrase);
 	}
-	resolve(r, e, hex, c, &amb, p + n);
+	resolve(r, e, hex, c, &amb, claim ? claim : subject_after(p + n));
+	claim = NULL;
+out:
+	free(claim);
 }
 
 /*
@@ -530,6 +718,20 @@ static bool after_sha(const char *flat, const char *p)
 	return hex_run(w) >= 7 && (w == flat || !isalnum((unsigned char)w[-1]));
 }
 
+/* Is the quote at p in the subject after a sha, "ca7e716: Revert \"...\""? */
+static bool in_sha_subject(const char *flat, const char *p)
+{
+	const char *w = p;
+
+	while (w > flat && w[-1] == ' ')
+		w--;
+	while (w > flat && isalpha((unsigned char)w[-1]))
+		w--;
+	while (w > flat && (w[-1] == ' ' || w[-1] == ':'))
+		w--;
+	return w < p && !isalpha((unsigned char)*w) && after_sha(flat, w);
+}
+
 /* Is the quoted subject that of a commit the message already names? */
 static bool named_already(struct reader *r, const char *quoted)
 {
@@ -560,8 +762,10 @@ static void named_subjects(struct reader *r, const char *flat)
 		if (!end)
 			break;
 		phrase = phrase_before(flat, p);
-		/* a subject right after a sha was that sha's claimed subject */
-		if (!phrase || end - p < 9 || end - p > 300 || after_sha(flat, p)) {
+		/* a subject right after a sha was that sha's claimed subject; one
+		 * after it in the quote ("\"8a77b8d serial: ...\"") likewise */
+		if (!phrase || end - p < 9 || end - p > 300 || after_sha(flat, p) ||
+		    hex_run(p + 1) >= 7 || in_sha_subject(flat, p)) {
 			p = end + 1;
 			continue;
 		}
@@ -627,7 +831,7 @@ static void fixes_line(struct reader *r, const char *p)
 	} else {
 		e = evidence_add(r->list, EV_FIXES);
 	}
-	resolve(r, e, hex, c, &amb, p + n);
+	resolve(r, e, hex, c, &amb, subject_after(p + n));
 }
 
 static void trailer(struct reader *r, const char *s)
@@ -650,28 +854,165 @@ static void trailer(struct reader *r, const char *s)
 	}
 }
 
+/*
+ * Lists: ids each on a line of their own under the sentence that says what
+ * they did ("this commit introduced more than a year ago:\n  717115e:
+ * printk ratelimiting rewrite", "So revert:\n # c300ba2: ...\n # c0c8773:
+ * ..."), or above "Revert them.".  Every id of the list takes its phrase.
+ */
+static const char *const lead_words[] = {
+	"introduced by", "introduced in", "caused by", "broken by", "introduced", "broke",
+	"breaks", "broken", "caused", "causes", "regressed", "revert", "reverts",
+	"reverting", NULL,
+};
+static const char *const revert_them[] = {
+	"revert them", "revert these", "revert those", "revert both", "revert all", NULL,
+};
+
+/* The id that opens a list item's line, its length (0: none). */
+static size_t item_id(const char *line, const char **id, bool *marked)
+{
+	const char *s = line;
+	size_t n;
+
+	*marked = isspace((unsigned char)*s);
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '#' || *s == '*' || *s == '-') {
+		*marked = true;
+		s++;
+		while (*s == ' ')
+			s++;
+	}
+	if (*s == '"' || *s == '\'')
+		s++;
+	n = hex_run(s);
+	if (n < 7 || (n == 7 && !short_id(s)) || (s[n] && !strchr(" :(\"'", s[n])))
+		return 0;
+	*id = s;
+	return n;
+}
+
+/* The phrase of the lead-in lines[from..to) (a paragraph), if it says one. */
+static const char *lead_phrase(char **lines, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		for (const char *p = lines[i]; *p; p++) {
+			const char *w;
+			if (p > lines[i] && isalnum((unsigned char)p[-1]))
+				continue;
+			if ((w = word_at(p, lead_words)))
+				return w;
+		}
+	return NULL;
+}
+
+static bool blank(const char *line)
+{
+	return !line[strspn(line, " \t")];
+}
+
+static void list_block(struct reader *r, char **lines, size_t nlines, size_t first, size_t end)
+{
+	size_t top = first, lead, next;
+	const char *phrase, *tail = "";
+	size_t tlen = 0;
+	bool colon, marked;
+
+	/* the lead-in: the paragraph above the list (never the subject line) */
+	while (top > 1 && blank(lines[top - 1]))
+		top--;
+	for (lead = top; lead > 1 && !blank(lines[lead - 1]); lead--)
+		;
+	if (top > lead) {
+		tail = lines[top - 1];
+		tlen = strlen(tail);
+		while (tlen && isspace((unsigned char)tail[tlen - 1]))
+			tlen--;
+	}
+	colon = tlen && tail[tlen - 1] == ':';
+	phrase = lead_phrase(lines, lead, top);
+	for (next = end; !phrase && next < nlines && blank(lines[next]); next++)
+		;
+	if (!phrase && next < nlines)
+		phrase = word_at(lines[next] + strspn(lines[next], " \t"), revert_them) ?
+			 "revert" : NULL;
+	for (size_t i = first; phrase && i < end; i++) {
+		const char *id;
+		size_t n = item_id(lines[i], &id, &marked);
+		/* unmarked lines are a list only under a lead-in that ends in ':' */
+		if (!marked && !colon)
+			continue;
+		r->listed = xgrow(r->listed, &r->alisted, r->nlisted + 1, sizeof(*r->listed));
+		snprintf(r->listed[r->nlisted].hex, sizeof(r->listed[0].hex), "%.*s", (int)n, id);
+		r->listed[r->nlisted++].phrase = phrase;
+	}
+}
+
+static void read_lists(struct reader *r, char **lines, size_t nlines)
+{
+	for (size_t i = 1; i < nlines;) {
+		const char *id;
+		bool marked;
+		size_t end = i;
+
+		while (end < nlines && item_id(lines[end], &id, &marked))
+			end++;
+		if (end > i)
+			list_block(r, lines, nlines, i, end);
+		i = end > i ? end : i + 1;
+	}
+}
+
+/* The message's lines, each its own string; *n of them. */
+static char **split_lines(const char *msg, size_t *n)
+{
+	char **lines = NULL;
+	size_t alloc = 0;
+
+	*n = 0;
+	for (const char *p = msg; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		lines = xgrow(lines, &alloc, *n + 1, sizeof(*lines));
+		lines[(*n)++] = xstrndup(p, len);
+		p = eol ? eol + 1 : NULL;
+	}
+	return lines;
+}
+
 void evidence_read(struct evidence_list *list, struct history *h, uint32_t fix,
 		   const char *msg, const struct patch *fixp)
 {
 	struct reader r = { .list = list, .h = h, .fix = fix, .fixp = fixp };
 	struct sbuf flat = SBUF_INIT;
+	size_t nlines, aparas = 0;
+	char **lines = split_lines(msg, &nlines);
+	bool para = true;
 
 	r.has_up = upstream_ref(msg, r.up);
+	if (nlines)
+		r.fix_says_bug = says(lines[0], strlen(lines[0]), fix_word) ||
+				 says(lines[0], strlen(lines[0]), bug_stems);
+	read_lists(&r, lines, nlines);
 	/* trailers line by line; the prose as one line, since it wraps */
-	for (const char *p = msg; p && *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char *line = xstrndup(p, len);
-		const char *s = line;
+	for (size_t i = 0; i < nlines; i++) {
+		const char *s = lines[i];
 
 		while (isspace((unsigned char)*s))
 			s++;
-		if (!strncasecmp(s, "fixes:", 6) || !strncasecmp(s, "cc:", 3))
+		if (!*s) {
+			para = true;
+		} else if (!strncasecmp(s, "fixes:", 6) || !strncasecmp(s, "cc:", 3)) {
 			trailer(&r, s);
-		else if (*s)
+		} else {
+			if (para || i == 1) {
+				r.paras = xgrow(r.paras, &aparas, r.nparas + 1, sizeof(*r.paras));
+				r.paras[r.nparas++] = flat.len;
+			}
+			para = false;
 			sbuf_addf(&flat, "%s ", s);
-		free(line);
-		p = eol ? eol + 1 : NULL;
+		}
 	}
 	for (const char *p = sbuf_str(&flat); *p; p++) {
 		size_t n;
@@ -684,5 +1025,10 @@ void evidence_read(struct evidence_list *list, struct history *h, uint32_t fix,
 	}
 	named_subjects(&r, sbuf_str(&flat));
 	sbuf_free(&flat);
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	free(r.paras);
+	free(r.listed);
 	free(r.below);
 }
