@@ -350,6 +350,17 @@ expect_contains "$("$PATCHVER" -C "$r" --patch "$tmp/bf9.patch")" \
 	"names upstream:   0123456789abcdef0123456789abcdef01234567 (not in this repository)" \
 	"a stable mail naming an upstream not here"
 
+# --dyad: dyad's pairs, from the rows above
+dyad() { tri "$1" --dyad | tail -n +2 | tr '\n' ' '; }
+expect_eq "$(dyad "${F[1]}")" "2.6.31:${C[1]}:2.6.31:${F[1]} 2.6.30.1:$B1:0:0 " \
+	"1 --dyad: mainline with mainline; the culprit's backport, unfixed, VERSION:SHA:0:0"
+expect_eq "$(dyad "${F[2]}")" "2.6.30.2:$B2:2.6.30.2:$BF2 2.6.31:${C[2]}:2.6.31:${F[2]} " \
+	"2 --dyad: culprit and fix in one stable version pair there"
+expect_eq "$(dyad "${F[4]}")" "2.6.31:${C[4]}:2.6.31:${F[4]} 2.6.30.1:$B4:0:0 " \
+	"4 --dyad: the fix's reverted backport fixes nothing"
+expect_eq "$(dyad "${F[6]}")" "2.6.31.1:$B6:2.6.31.2:$BF6 2.6.32:${C[6]}:2.6.32:${F[6]} 2.6.30.4:$BB6:0:0 " \
+	"6 --dyad: each line's backport of the culprit, paired in its series or unfixed"
+
 # a stable commit as input is triaged as the upstream it carries, said first
 jq_fix() { jq -c '.results[0] | del(.rev, .stable_input)'; }
 expect_eq "$(tri "$B1" --json | jq_fix)" "$(tri "${C[1]}" --json | jq_fix)" \

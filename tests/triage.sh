@@ -176,6 +176,15 @@ expect_eq "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer "$base" --cve-j
 	'{"version":"2.6.31","status":"affected"}' "--introducer with --cve-json: the record follows"
 expect_contains "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer "$base")" \
 	"  given           ${base:0:12}  v2.6.31" "--introducer text: the given line"
+# --dyad follows the given introducer: from v2.6.32's release to the fix's;
+# the real one (same cycle as the fix) pairs 2.6.34 with 2.6.34; none: 0:0
+v32=$(git -C "$repo" rev-parse v2.6.32^{commit})
+expect_eq "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer "$v32" --dyad | tail -n +2)" \
+	"2.6.32:$v32:2.6.34:$fix" "--introducer with --dyad: the pair starts at the given commit"
+expect_eq "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer "$switch" --dyad | tail -n +2)" \
+	"2.6.34:$switch:2.6.34:$fix" "--introducer with --dyad: and back"
+expect_eq "$("$PATCHVER" -C "$repo" --triage "$fix" --introducer none --dyad | tail -n +2)" \
+	"0:0:2.6.34:$fix" "--introducer none with --dyad: 0:0, as dyad writes an unknown start"
 # bad --introducer: each one line naming it, nothing written
 for bad in "v2.6.34^{tree}:6:names a tree" "0123456789abcdef0123456789abcdef01234567:4:unknown revision" \
 	   "v2.6.35-rc1:2:not below the fix" "$fix:2:not below the fix" ":2:an empty id"; do
@@ -189,6 +198,12 @@ done
 expect_eq "$?" 2 "--introducer with two fixes: exit"
 "$PATCHVER" -C "$repo" --triage "$fix" --introducer none --introducer "$base" >/dev/null 2>"$tmp/err"
 expect_eq "$?" 2 "--introducer none with another: exit"
+for bad in "--dyad" "--triage --dyad --json" "--triage --dyad --cve-json"; do
+	# shellcheck disable=SC2086
+	"$PATCHVER" -C "$repo" $bad "$fix" >/dev/null 2>"$tmp/err"
+	expect_eq "$?" 2 "$bad: usage error"
+	expect_contains "$(cat "$tmp/err")" "--dyad writes dyad's lines for --triage" "$bad: the message"
+done
 "$PATCHVER" -C "$repo" "$fix" --introducer "$base" >/dev/null 2>"$tmp/err"
 expect_eq "$?" 2 "--introducer without --triage: exit"
 expect_contains "$(cat "$tmp/err")" "--introducer goes with --triage" "--introducer without --triage: message"

@@ -89,7 +89,7 @@ _patchver()
 			--releases --dry-run --measure --affected-from
 			--bisect-boot --good --bad --fix --test --commits --repeat --resume
 			--audit --series --only --kernel-tree --accel --boot-timeout --keep
-			--prepare-tree --cache-clean --jobs --cve-json --cve-repo --introducer --reproducer --guest-file
+			--prepare-tree --cache-clean --jobs --cve-json --cve-repo --dyad --cve-record --cve-id --cna-org-id --introducer --reproducer --guest-file
 			--repro-timeout --config --strict-config"
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return

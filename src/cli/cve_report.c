@@ -4,96 +4,20 @@
  * placed the triage's way from a measured or unknown introducer), so the
  * git ranges, the version ranges and the triage's text cannot disagree.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "patchver/base/util.h"
 #include "patchver/cli/cve_report.h"
+#include "patchver/cli/cve_rows.h"
 
 #define STABLE_TREE_URL "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git"
-
-/* What both blocks are written from. */
-struct cve_rows {
-	const struct triage_group *g;   /* the series rows */
-	struct triage_group placed;     /* ... when placed here, not the triage's */
-	bool own;
-	uint32_t intro;                 /* the mainline range's start */
-	bool unknown;                   /* no introducer: the root commit */
-	const char *repo;
-	char **notes;                   /* the record's "notes", in order */
-	size_t nnotes, alloc;
-};
-
-/* "2.6.34" for v2.6.34-rc1, v2.6.34 and v2.6.34.3 alike */
-static void release_of(const struct history *h, uint32_t tag, char *buf, size_t len)
-{
-	kver_series(&h->tags.v[tag].ver, buf, len);
-}
-
-static const char *version_of(const struct history *h, uint32_t tag)
-{
-	const char *name = h->tags.v[tag].shortname;
-	return name[0] == 'v' ? name + 1 : name;
-}
-
-/* Is release tag one of g's affected releases? */
-static bool is_affected(const struct triage_group *g, uint32_t tag)
-{
-	for (size_t i = 0; i < g->naffected; i++)
-		if (g->affected[i] == tag)
-			return true;
-	return false;
-}
-
-/* Has any series a release with the bug? */
-static bool any_affected(const struct triage_group *g)
-{
-	for (size_t i = 0; i < g->nseries; i++)
-		if (g->series[i].affected)
-			return true;
-	return false;
-}
-
-static void note(struct cve_rows *r, char *text)
-{
-	r->notes = xgrow(r->notes, &r->alloc, r->nnotes + 1, sizeof(*r->notes));
-	r->notes[r->nnotes++] = text;
-}
-
-/*
- * The rows: the triage's, when a certain or likely introducer bounds
- * them; else placed from the measured commit, or from the root commit as
- * the CNA does when the introducer is unknown.
- */
-static void rows_init(struct cve_rows *r, struct history *h, struct contain *c,
-		      const struct triage *t, const struct cve_opts *o)
-{
-	memset(r, 0, sizeof(*r));
-	r->intro = o->measured;
-	if (r->intro == PV_NONE && t->groups[0].conf >= CONF_LIKELY)
-		r->intro = triage_introducer(t, h, NULL);
-	if (r->intro != PV_NONE && o->measured == PV_NONE) {
-		r->g = &t->groups[0];
-		return;
-	}
-	if (r->intro == PV_NONE) {
-		r->unknown = true;
-		r->intro = triage_root(h, t->fix);
-	}
-	triage_place(&r->placed, t, h, c, &r->intro, 1);
-	r->g = &r->placed;
-	r->own = true;
-}
-
-static void rows_free(struct cve_rows *r)
-{
-	if (r->own)
-		triage_group_free(&r->placed);
-	for (size_t i = 0; i < r->nnotes; i++)
-		free(r->notes[i]);
-	free(r->notes);
-}
+/* The Linux kernel CNA's organization (its records' assignerOrgId) */
+#define KERNEL_CNA_ORG_ID "f4215fc3-5b6b-47ff-a258-f7189bd81038"
+/* An id the schema accepts and no CVE has: the record before one is assigned */
+#define CVE_ID_PLACEHOLDER "CVE-0000-0000"
 
 /* The URL of origin; NULL if there is none. */
 static const char *origin_url(struct history *h, char *buf, size_t len)
@@ -141,7 +65,7 @@ static void git_range(struct json *j, struct history *h, struct cve_rows *r,
 	if (i == n) {
 		git_oid_tostr(f, sizeof(f), &h->dag.oids[from[0] != PV_NONE ? from[0] : r->intro]);
 		git_oid_tostr(t, sizeof(t), &h->dag.oids[to]);
-		note(r, xstrfmt("%s: %s is not an ancestor of %s: no git range", what, f, t));
+		cve_rows_note(r, xstrfmt("%s: %s is not an ancestor of %s: no git range", what, f, t));
 		return;
 	}
 	json_obj_begin(j);
@@ -201,21 +125,8 @@ static void fix_entry(struct json *j, const struct history *h, const struct tria
 
 	if (t->fix_first == PV_NONE)
 		return;
-	release_of(h, t->fix_first, fixed, sizeof(fixed));
+	cve_release_of(h, t->fix_first, fixed, sizeof(fixed));
 	semver(j, fixed, "lessThanOrEqual", "*", "unaffected", "original_commit_for_fix");
-}
-
-/* Is a tag after s's fixed_in affected again (a revert of the fix's backport)? */
-static bool affected_again(const struct triage_group *g, const struct series *s)
-{
-	bool after = false;
-
-	for (size_t k = 0; k < s->ntags; k++) {
-		after |= s->tags[k] == s->fixed_in;
-		if (after && is_affected(g, s->tags[k]))
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -246,12 +157,12 @@ static void affected_default(struct json *j, const struct history *h, struct cve
 		if (!s->affected)
 			semver(j, s->name, "lessThanOrEqual", wild, "unaffected", "semver");
 		else if (s->fixed_in != PV_NONE && kver_is_stable(&h->tags.v[s->fixed_in].ver)) {
-			if (affected_again(g, s))
-				note(r, xstrfmt("%s.y: the fix's backport was reverted after %s: "
+			if (cve_affected_again(g, s))
+				cve_rows_note(r, xstrfmt("%s.y: the fix's backport was reverted after %s: "
 						"the series stays affected", s->name,
-						version_of(h, s->fixed_in)));
+						cve_version_of(h, s->fixed_in)));
 			else
-				semver(j, version_of(h, s->fixed_in), "lessThanOrEqual", wild,
+				semver(j, cve_version_of(h, s->fixed_in), "lessThanOrEqual", wild,
 				       "unaffected", "semver");
 		}
 	}
@@ -278,12 +189,12 @@ static void unaffected_default(struct json *j, const struct history *h,
 		for (size_t k = 0; k < s->ntags; k++) {
 			size_t end = k;
 
-			if (!is_affected(g, s->tags[k]))
+			if (!cve_is_affected(g, s->tags[k]))
 				continue;
-			while (end + 1 < s->ntags && is_affected(g, s->tags[end + 1]))
+			while (end + 1 < s->ntags && cve_is_affected(g, s->tags[end + 1]))
 				end++;
-			semver(j, version_of(h, s->tags[k]), end + 1 < s->ntags ? "lessThan" :
-			       "lessThanOrEqual", end + 1 < s->ntags ? version_of(h, s->tags[end + 1]) :
+			semver(j, cve_version_of(h, s->tags[k]), end + 1 < s->ntags ? "lessThan" :
+			       "lessThanOrEqual", end + 1 < s->ntags ? cve_version_of(h, s->tags[end + 1]) :
 			       wild, "affected", "semver");
 			k = end;
 		}
@@ -294,7 +205,7 @@ static void version_block(struct json *j, const struct history *h, struct cve_ro
 			  const struct triage *t)
 {
 	const struct triage_group *g = r->g;
-	bool any = any_affected(g), via_backport = false;
+	bool any = cve_any_affected(g), via_backport = false;
 
 	for (size_t i = 0; i < g->nseries; i++)
 		via_backport |= g->series[i].affected && g->series[i].intro_backport != PV_NONE;
@@ -331,25 +242,16 @@ static void series_notes(const struct history *h, struct cve_rows *r)
 			continue;
 		git_oid_tostr(b, sizeof(b), &h->dag.oids[s->intro_backport]);
 		git_oid_tostr(u, sizeof(u), &h->dag.oids[s->intro_upstream]);
-		note(r, xstrfmt("%s.y: the bug came with %s, the backport of %s, in %s", s->name,
-				b, u, version_of(h, s->intro_tag)));
+		cve_rows_note(r, xstrfmt("%s.y: the bug came with %s, the backport of %s, in %s", s->name,
+				b, u, cve_version_of(h, s->intro_tag)));
 	}
 	if (nuntagged == 1)
-		note(r, xstrfmt("%s.y: no stable tags in this repository: a fix it took is not "
+		cve_rows_note(r, xstrfmt("%s.y: no stable tags in this repository: a fix it took is not "
 				"listed", untagged[0]));
 	else if (nuntagged)
-		note(r, xstrfmt("%zu affected series from %s.y to %s.y have no stable tags in this "
+		cve_rows_note(r, xstrfmt("%zu affected series from %s.y to %s.y have no stable tags in this "
 				"repository: a fix they took is not listed", nuntagged, untagged[0],
 				untagged[1]));
-}
-
-static void write_notes(struct json *j, const struct cve_rows *r)
-{
-	json_key(j, "notes");
-	json_arr_begin(j);
-	for (size_t i = 0; i < r->nnotes; i++)
-		json_str(j, r->notes[i]);
-	json_arr_end(j);
 }
 
 /* Did the bug come and go in one release cycle (the same series' rcs)? */
@@ -361,9 +263,42 @@ static bool same_cycle(const struct history *h, struct contain *c, const struct 
 
 	if (in == PV_NONE || t->fix_first == PV_NONE)
 		return false;
-	release_of(h, in, a, sizeof(a));
-	release_of(h, t->fix_first, b, sizeof(b));
+	cve_release_of(h, in, a, sizeof(a));
+	cve_release_of(h, t->fix_first, b, sizeof(b));
 	return !strcmp(a, b);
+}
+
+/*
+ * The "affected" entries, and the notes under notes_key, into an open
+ * object; the rows they were written from in r (the caller frees them).
+ */
+static void affected(struct json *j, struct history *h, struct contain *c,
+		     const struct triage *t, const struct cve_opts *o, struct cve_rows *r,
+		     const char *notes_key, char *url, size_t len)
+{
+	cve_rows_init(r, h, c, t, o->measured);
+	r->repo = o->repo ? o->repo : origin_url(h, url, len);
+	if (!r->repo)
+		r->repo = STABLE_TREE_URL;
+	if (r->unknown)
+		cve_rows_note(r, xstrdup("no certain or likely introducer: the ranges start at the "
+				 "history's root commit, as the kernel CNA does when the introducer "
+				 "is unknown"));
+	json_key(j, "affected");
+	json_arr_begin(j);
+	git_block(j, h, r, t);
+	version_block(j, h, r, t);
+	json_arr_end(j);
+	series_notes(h, r);
+	if (!cve_any_affected(r->g))
+		cve_rows_note(r, xstrdup(same_cycle(h, c, r, t) ? "no released kernel had the bug: "
+				 "introduced and fixed in one release cycle" :
+				 "no released kernel had the bug"));
+	json_key(j, notes_key);
+	json_arr_begin(j);
+	for (size_t i = 0; i < r->nnotes; i++)
+		json_str(j, r->notes[i]);
+	json_arr_end(j);
 }
 
 void cve_report_write(struct json *j, struct history *h, struct contain *c,
@@ -372,24 +307,129 @@ void cve_report_write(struct json *j, struct history *h, struct contain *c,
 	struct cve_rows r;
 	char url[512];
 
-	rows_init(&r, h, c, t, o);
-	r.repo = o->repo ? o->repo : origin_url(h, url, sizeof(url));
-	if (!r.repo)
-		r.repo = STABLE_TREE_URL;
-	if (r.unknown)
-		note(&r, xstrdup("no certain or likely introducer: the ranges start at the "
-				 "history's root commit, as the kernel CNA does when the introducer "
-				 "is unknown"));
-	json_key(j, "affected");
+	affected(j, h, c, t, o, &r, "notes", url, sizeof(url));
+	cve_rows_free(&r);
+}
+
+/* At most max bytes of s, cut at a UTF-8 character's start. */
+static char *cut_utf8(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return xstrdup(s);
+	n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return xstrndup(s, n);
+}
+
+/* "Signed-off-by: ...", "Cc: ...": a trailer line. */
+static bool trailer_line(const char *p, size_t len)
+{
+	const char *colon = memchr(p, ':', len);
+
+	if (!colon || colon == p || colon - p > 40 || (size_t)(colon - p) + 1 >= len ||
+	    colon[1] != ' ')
+		return false;
+	for (const char *q = p; q < colon; q++)
+		if (!isalnum((unsigned char)*q) && *q != '-')
+			return false;
+	return true;
+}
+
+/*
+ * The kernel CNA's description: its opening sentence, the subject and the
+ * body, the trailer block at the end dropped (Signed-off-by:, Cc:, ...).
+ */
+static char *description(const struct history *h, uint32_t fix)
+{
+	char *msg = history_message(h, fix), *subject = history_subject(h, fix), *text;
+	const char *body = strchr(msg, '\n');
+	size_t len;
+
+	body = body ? body : "";
+	while (*body == '\n')
+		body++;
+	len = strlen(body);
+	/* from the end: trailers and blank lines go, up to the last prose line */
+	for (;;) {
+		size_t end = len, start;
+		while (end > 0 && body[end - 1] == '\n')
+			end--;
+		for (start = end; start > 0 && body[start - 1] != '\n'; start--)
+			;
+		if (end == 0 || !trailer_line(body + start, end - start)) {
+			len = end;
+			break;
+		}
+		len = start;
+	}
+	text = xstrfmt("In the Linux kernel, the following vulnerability has been resolved:\n\n%s%s%.*s",
+		       subject, len ? "\n\n" : "", (int)len, body);
+	free(msg);
+	free(subject);
+	return text;
+}
+
+void cve_report_record(struct json *j, struct history *h, struct contain *c,
+		       const struct triage *t, const struct cve_opts *o)
+{
+	const char *org = o->org_id ? o->org_id : KERNEL_CNA_ORG_ID;
+	struct cve_fixed *fixed;
+	struct cve_rows r;
+	char url[512], *subject = history_subject(h, t->fix), *text, *cut;
+	size_t n;
+
+	json_obj_begin(j);
+	json_kstr(j, "dataType", "CVE_RECORD");
+	json_kstr(j, "dataVersion", "5.0");
+	json_key(j, "cveMetadata");
+	json_obj_begin(j);
+	json_kstr(j, "cveId", o->cve_id ? o->cve_id : CVE_ID_PLACEHOLDER);
+	json_kstr(j, "assignerOrgId", org);
+	json_kstr(j, "state", "PUBLISHED");
+	json_obj_end(j);
+	json_key(j, "containers");
+	json_obj_begin(j);
+	json_key(j, "cna");
+	json_obj_begin(j);
+	json_key(j, "providerMetadata");
+	json_obj_begin(j);
+	json_kstr(j, "orgId", org);
+	json_obj_end(j);
+	cut = cut_utf8(subject, 256);
+	json_kstr(j, "title", cut);
+	free(cut);
+	json_key(j, "descriptions");
 	json_arr_begin(j);
-	git_block(j, h, &r, t);
-	version_block(j, h, &r, t);
+	json_obj_begin(j);
+	json_kstr(j, "lang", "en");
+	text = description(h, t->fix);
+	cut = cut_utf8(text, 4096);
+	json_kstr(j, "value", cut);
+	free(cut);
+	free(text);
+	json_obj_end(j);
 	json_arr_end(j);
-	series_notes(h, &r);
-	if (!any_affected(r.g))
-		note(&r, xstrdup(same_cycle(h, c, &r, t) ? "no released kernel had the bug: "
-				 "introduced and fixed in one release cycle" :
-				 "no released kernel had the bug"));
-	write_notes(j, &r);
-	rows_free(&r);
+	affected(j, h, c, t, o, &r, "x_patchver_notes", url, sizeof(url));
+	/* every fixing commit, as the CNA links them: stable backports, then mainline */
+	json_key(j, "references");
+	json_arr_begin(j);
+	fixed = cve_rows_fixed(&r, h, t, &n);
+	for (size_t i = 0; i < n; i++) {
+		json_obj_begin(j);
+		text = xstrfmt("https://git.kernel.org/stable/c/%s",
+			       git_oid_tostr_s(&h->dag.oids[fixed[i].commit]));
+		json_kstr(j, "url", text);
+		free(text);
+		json_obj_end(j);
+	}
+	free(fixed);
+	json_arr_end(j);
+	json_obj_end(j);    /* cna */
+	json_obj_end(j);    /* containers */
+	json_obj_end(j);
+	cve_rows_free(&r);
+	free(subject);
 }

@@ -37,10 +37,13 @@ static int run_triage(const struct options *o, struct history *h, const char **r
 		      size_t nrevs)
 {
 	struct triage_opts t = { o->json || o->cve_json, o->triage, o->patch_id, o->range,
-				 o->evidence, o->cve_json, o->cve_repo, o->introducers };
+				 o->evidence, o->cve_json, o->cve_repo, o->dyad, o->cve_record,
+				 o->cve_id, o->cna_org_id, o->introducers };
 
 	if (o->patch)
 		return triage_patch_file(h, &t, o->patch);
+	if (o->use_stdin)
+		return triage_stdin(h, &t, stdin);
 	return triage_revs(h, &t, revs, nrevs);
 }
 

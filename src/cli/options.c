@@ -3,6 +3,7 @@
  * options given go together.
  */
 #include <errno.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,56 @@ static int check_audit_options(size_t nrevs)
 	    strcmp(opt.only, "present") && strcmp(opt.only, "unneeded") && strcmp(opt.only, "all"))
 		return error(EXIT_USAGE, "--only: '%s' is none of missing, possible, present, "
 			     "unneeded, all", opt.only);
+	return 0;
+}
+
+/* Does s start with the pattern: 'x' a hex digit, 'd' a decimal one, others themselves? */
+static bool shaped_prefix(const char *s, const char *pattern)
+{
+	for (; *pattern; s++, pattern++)
+		if (!*s || (*pattern == 'x' ? !isxdigit((unsigned char)*s) :
+			    *pattern == 'd' ? !isdigit((unsigned char)*s) : *s != *pattern))
+			return false;
+	return true;
+}
+
+/* ... and has nothing after it */
+static bool shaped(const char *s, const char *pattern)
+{
+	return shaped_prefix(s, pattern) && strlen(s) == strlen(pattern);
+}
+
+/* The CVE schema's ^CVE-[0-9]{4}-[0-9]{4,19}$ */
+static bool cve_id_ok(const char *id)
+{
+	size_t digits;
+
+	if (!shaped_prefix(id, "CVE-dddd-"))
+		return false;
+	digits = strspn(id + 9, "0123456789");
+	return digits >= 4 && digits <= 19 && !id[9 + digits];
+}
+
+/* --cve-record [--cve-id CVE-YYYY-NNNN] [--cna-org-id UUID] */
+static int check_cve_record(const struct command_line *cl)
+{
+	const char *id = opt.cve_id;
+
+	if (!opt.cve_record)
+		return opt.cve_id || opt.cna_org_id ?
+		       error(EXIT_USAGE, "--cve-id and --cna-org-id go with --cve-record") : 0;
+	if (!opt.triage || opt.json || opt.cve_json || opt.dyad || opt.patch_id)
+		return error(EXIT_USAGE, "--cve-record writes whole records for --triage: give "
+			     "--triage, without --json, --cve-json, --dyad or --patch-id");
+	if (id && !cve_id_ok(id))
+		return error(EXIT_USAGE, "--cve-id: '%s' is not a CVE id (CVE-YYYY-NNNN)", id);
+	if (id && cl->nrevs + (opt.patch != NULL) != 1)
+		return error(EXIT_USAGE, "--cve-id names one record: give one fix");
+	/* the schema's orgId: a version 4 UUID, xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx */
+	if (opt.cna_org_id && (!shaped(opt.cna_org_id, "xxxxxxxx-xxxx-4xxx-xxxx-xxxxxxxxxxxx") ||
+			       !strchr("89abAB", opt.cna_org_id[19])))
+		return error(EXIT_USAGE, "--cna-org-id: '%s' is not a version 4 UUID (as the CVE "
+			     "schema's orgId)", opt.cna_org_id);
 	return 0;
 }
 
@@ -210,6 +261,14 @@ static struct poptOption triage_options[] = {
 	  "what may decide: message|blame|text|all", "MODE" },
 	{ "cve-json", 0, POPT_ARG_NONE, &opt.cve_json, 0,
 	  "CVE JSON 5 \"affected\" entries, as the CNA's", NULL },
+	{ "dyad", 0, POPT_ARG_NONE, &opt.dyad, 0,
+	  "the CNA's dyad lines (vulnerable:fixed pairs)", NULL },
+	{ "cve-record", 0, POPT_ARG_NONE, &opt.cve_record, 0,
+	  "a whole CVE JSON 5 record a fix, a line each", NULL },
+	{ "cve-id", 0, POPT_ARG_STRING, &opt.cve_id, 0,
+	  "--cve-record's id (default CVE-0000-0000)", "CVE-YYYY-NNNN" },
+	{ "cna-org-id", 0, POPT_ARG_STRING, &opt.cna_org_id, 0,
+	  "--cve-record's orgId (the kernel CNA's)", "UUID" },
 	{ "cve-repo", 0, POPT_ARG_STRING, &opt.cve_repo, 0,
 	  "the CVE entries' repo (default: origin's URL)", "URL" },
 	{ "introducer", 0, POPT_ARG_ARGV, &opt.introducers, 0,
@@ -356,6 +415,9 @@ static int check_introducers(const struct command_line *cl)
 			return error(EXIT_USAGE, "--introducer: an empty id");
 	if (!n)
 		return 0;
+	if (opt.use_stdin)
+		return error(EXIT_USAGE, "--introducer with --stdin: give each fix's introducers on "
+			     "its line, after the fix");
 	if (!opt.triage || opt.patch || opt.patch_id)
 		return error(EXIT_USAGE, "--introducer goes with --triage of one commit");
 	if (cl->nrevs != 1)
@@ -402,14 +464,20 @@ static int check_options(struct command_line *cl)
 			     "candidates, --bug says how the bug shows");
 	if (opt.accel && strcmp(opt.accel, "kvm") && strcmp(opt.accel, "tcg"))
 		return error(EXIT_USAGE, "--accel: '%s' is neither kvm nor tcg", opt.accel);
-	if ((opt.triage || opt.patch_id) && (cl->mode != REPORT_FULL || opt.use_stdin))
-		return error(EXIT_USAGE, "--triage and --patch-id take revisions or --patch, "
-			     "and no other mode");
+	if ((opt.triage || opt.patch_id) && (cl->mode != REPORT_FULL || (opt.use_stdin &&
+									     opt.patch_id)))
+		return error(EXIT_USAGE, "--triage takes revisions, --stdin or --patch, "
+			     "--patch-id revisions or --patch, and no other mode");
 	if ((arg.evidence || opt.cve_json) && !opt.triage && !(opt.cve_json && opt.verify_boot))
 		return error(EXIT_USAGE, "%s goes with --triage%s", arg.evidence ? "--evidence" :
 			     "--cve-json", arg.evidence ? "" : " or --verify-boot");
-	if (opt.cve_repo && !opt.cve_json)
+	if (opt.cve_repo && !opt.cve_json && !opt.cve_record)
 		return error(EXIT_USAGE, "--cve-repo names --cve-json's repository: give --cve-json");
+	if (opt.dyad && (!opt.triage || opt.json || opt.cve_json || opt.patch_id))
+		return error(EXIT_USAGE, "--dyad writes dyad's lines for --triage: give --triage, "
+			     "without --json, --cve-json or --patch-id");
+	if ((ret = check_cve_record(cl)))
+		return ret;
 	if (opt.cve_repo && !*opt.cve_repo)
 		return error(EXIT_USAGE, "--cve-repo: an empty URL");
 	if ((ret = check_introducers(cl)))

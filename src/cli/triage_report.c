@@ -15,6 +15,7 @@
 #include "patchver/stable/triage.h"
 #include "patchver/stable/verdict.h"
 #include "patchver/cli/cve_report.h"
+#include "patchver/cli/dyad_report.h"
 #include "patchver/cli/diag.h"
 #include "patchver/cli/query_history.h"
 #include "patchver/cli/triage_report.h"
@@ -645,8 +646,15 @@ static void do_triage(struct triage_printer *f, uint32_t fix, const struct patch
 			f->ret = ret;
 	} else if (f->o->cve_json) {
 		json_commit(f, "fix", t.fix);
-		struct cve_opts co = { f->o->cve_repo, PV_NONE };
+		struct cve_opts co = { .repo = f->o->cve_repo, .measured = PV_NONE };
 		cve_report_write(&f->json, f->h, &f->contain, &t, &co);
+	} else if (f->o->dyad) {
+		dyad_report_write(stdout, f->h, &f->contain, &t);
+	} else if (f->o->cve_record) {
+		struct cve_opts co = { .repo = f->o->cve_repo, .measured = PV_NONE,
+				       .cve_id = f->o->cve_id, .org_id = f->o->org_id };
+		json_init(&f->json, stdout);    /* JSON lines: each record a document */
+		cve_report_record(&f->json, f->h, &f->contain, &t, &co);
 	} else if ((ret = diag_exit(triage_readiness(&t, f->h)))) {
 		if (!f->ret)
 			f->ret = ret;
@@ -734,9 +742,9 @@ static uint32_t upstream_of_input(struct triage_printer *f, uint32_t c)
  * a one-line error naming the id: not a commit, not in the repository, or
  * not below the fix (it cannot have introduced the bug).
  */
-static int given_introducers(struct triage_printer *f, uint32_t fix, uint32_t **out, size_t *n)
+static int given_introducers(struct triage_printer *f, uint32_t fix, char *const *ids,
+			     uint32_t **out, size_t *n)
 {
-	char *const *ids = f->o->introducers;
 	bool *below;
 	int ret = 0;
 
@@ -764,14 +772,14 @@ static int given_introducers(struct triage_printer *f, uint32_t fix, uint32_t **
 	return ret;
 }
 
-/* The fix's triage with the given introducers, if any. */
-static void triage_one(struct triage_printer *f, uint32_t fix)
+/* The fix's triage with the given introducers (ids, NULL-terminated), if any. */
+static void triage_one(struct triage_printer *f, uint32_t fix, char *const *ids)
 {
 	struct triage_given given = { NULL, 0 };
 	uint32_t *commits = NULL;
 	int ret;
 
-	if (f->o->introducers && (ret = diag_exit(given_introducers(f, fix, &commits, &given.n)))) {
+	if (ids && (ret = diag_exit(given_introducers(f, fix, ids, &commits, &given.n)))) {
 		if (!f->ret)
 			f->ret = ret;
 	} else {
@@ -781,40 +789,92 @@ static void triage_one(struct triage_printer *f, uint32_t fix)
 	free(commits);
 }
 
+/* One revision's triage (its i-th): its upstream's, when it is a stable commit. */
+static void triage_rev(struct triage_printer *f, const char *rev, char *const *ids, size_t i)
+{
+	const struct triage_opts *o = f->o;
+	struct rev r;
+	int ret = diag_exit(rev_resolve(&r, f->h->repo, &f->h->dag, rev));
+	git_oid id;
+
+	if (ret) {
+		if (!f->ret)
+			f->ret = ret;
+		return;
+	}
+	if (o->patch_id) {
+		if (patch_id_of_commit(f->h->repo, &r.oid, &id)) {
+			char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+			printf("%s %s\n", git_oid_tostr(a, sizeof(a), &id),
+			       git_oid_tostr(b, sizeof(b), &r.oid));
+		}
+		return;
+	}
+	if (o->json) {
+		json_obj_begin(&f->json);
+		json_kstr(&f->json, "rev", rev);
+	} else if (i && !o->dyad && !o->cve_record) {   /* their own lines part them */
+		putchar('\n');
+	}
+	triage_one(f, upstream_of_input(f, r.commit), ids);
+	if (o->json)
+		json_obj_end(&f->json);
+	fflush(stdout);
+}
+
 int triage_revs(struct history *h, const struct triage_opts *o,
 		const char **revs, size_t nrevs)
 {
 	struct triage_printer f;
 
 	printer_init(&f, h, o);
-	for (size_t i = 0; i < nrevs; i++) {
-		struct rev r;
-		int ret = diag_exit(rev_resolve(&r, h->repo, &h->dag, revs[i]));
-		git_oid id;
+	for (size_t i = 0; i < nrevs; i++)
+		triage_rev(&f, revs[i], o->introducers, i);
+	return printer_done(&f);
+}
 
-		if (ret) {
-			if (!f.ret)
-				f.ret = ret;
+/* The words of line, split at blanks, NULL-terminated; *n of them. */
+static char **words(char *line, size_t *n)
+{
+	char **v = xmalloc(sizeof(*v) * (strlen(line) / 2 + 2));
+
+	*n = 0;
+	for (char *w = strtok(line, " \t\r\n"); w; w = strtok(NULL, " \t\r\n"))
+		v[(*n)++] = w;
+	v[*n] = NULL;
+	return v;
+}
+
+int triage_stdin(struct history *h, const struct triage_opts *o, FILE *in)
+{
+	struct triage_printer f;
+	char *line = NULL;
+	size_t alloc = 0, nfix = 0, lineno = 0;
+
+	printer_init(&f, h, o);
+	while (getline(&line, &alloc, in) > 0) {
+		size_t n;
+		char **w = words(line, &n);
+
+		lineno++;
+		if (!n || w[0][0] == '#') {
+			free(w);
 			continue;
 		}
-		if (o->patch_id) {
-			if (patch_id_of_commit(h->repo, &r.oid, &id)) {
-				char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
-				printf("%s %s\n", git_oid_tostr(a, sizeof(a), &id),
-				       git_oid_tostr(b, sizeof(b), &r.oid));
+		for (size_t k = 1; k < n; k++)
+			if (!strcmp(w[k], "none") && n > 2) {
+				diag_exit(pv_error_set(PV_EINVALID, "standard input, line %zu: "
+						       "'none' says the bug is as old as the history: "
+						       "no other introducer goes with it", lineno));
+				if (!f.ret)
+					f.ret = EXIT_USAGE;
+				n = 0;
 			}
-			continue;
-		}
-		if (o->json) {
-			json_obj_begin(&f.json);
-			json_kstr(&f.json, "rev", revs[i]);
-		} else if (i) {
-			putchar('\n');
-		}
-		triage_one(&f, upstream_of_input(&f, r.commit));
-		if (o->json)
-			json_obj_end(&f.json);
+		if (n)
+			triage_rev(&f, w[0], n > 1 ? w + 1 : NULL, nfix++);
+		free(w);
 	}
+	free(line);
 	return printer_done(&f);
 }
 

@@ -422,7 +422,7 @@ static void json_cve(struct json *j, const struct verify_result *r, bool from_bo
 {
 	const struct measure *m = r->measure;
 	bool boot = from_boot && m && m->first_commit != PV_NONE;
-	struct cve_opts o = { repo, boot ? m->first_commit : PV_NONE };
+	struct cve_opts o = { .repo = repo, .measured = boot ? m->first_commit : PV_NONE };
 	struct contain c;
 
 	json_key(j, "cve");

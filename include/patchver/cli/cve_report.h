@@ -10,6 +10,8 @@ struct cve_opts {
 	const char *repo;           /* every entry's "repo"; NULL: origin's URL, else
 				       the stable tree's (the CNA's) */
 	uint32_t measured;          /* the first bad commit booting found, or PV_NONE */
+	const char *cve_id;         /* --cve-id, or NULL: a placeholder (cve_report_record) */
+	const char *org_id;         /* --cna-org-id, or NULL: the kernel CNA's */
 };
 
 /*
@@ -34,5 +36,18 @@ struct cve_opts {
  */
 void cve_report_write(struct json *j, struct history *h, struct contain *c,
 		      const struct triage *t, const struct cve_opts *o);
+
+/*
+ * --cve-record: a whole CVE JSON 5 record for the fix, as the kernel CNA's
+ * bippy writes one, one line: cveMetadata (the id given, else
+ * CVE-0000-0000; assignerOrgId; state), and containers.cna with
+ * providerMetadata, the title (the subject), the description (the CNA's
+ * opening sentence, the subject and the message body without its trailer
+ * block), "affected" as above, a reference per fixing commit
+ * (cve_rows_fixed: each stable backport, then mainline) as a
+ * git.kernel.org stable link, and the notes as "x_patchver_notes".
+ */
+void cve_report_record(struct json *j, struct history *h, struct contain *c,
+		       const struct triage *t, const struct cve_opts *o);
 
 #endif

@@ -37,6 +37,9 @@ struct options {
 	int json, use_stdin, version;
 	char *patch_series;
 	int cve_json;
+	int dyad;                           /* --dyad (with --triage): dyad's lines */
+	int cve_record;                     /* --cve-record (with --triage): whole records */
+	char *cve_id, *cna_org_id;          /* --cve-id, --cna-org-id (with --cve-record) */
 	char *cve_repo;                     /* --cve-repo URL (with --cve-json) */
 	char **introducers;                 /* --introducer SHA|none (with --triage, one fix) */
 	int jobs;

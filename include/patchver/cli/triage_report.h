@@ -2,6 +2,7 @@
 #define PATCHVER_CLI_TRIAGE_REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "patchver/base/json.h"
@@ -21,12 +22,23 @@ struct triage_opts {
 	enum evidence_mode evidence;    /* --evidence: which evidence may decide */
 	bool cve_json;      /* --cve-json: CVE JSON 5 "affected" entries (implies json) */
 	const char *cve_repo;   /* --cve-repo, or NULL */
+	bool dyad;          /* --dyad: the CNA's dyad lines */
+	bool cve_record;    /* --cve-record: whole CVE records, one a line */
+	const char *cve_id, *org_id;    /* --cve-id, --cna-org-id, or NULL */
 	char *const *introducers;   /* --introducer ids ("none": the root), NULL-terminated, or NULL */
 };
 
 /* --triage REV...  (or --patch-id REV...) */
 int triage_revs(struct history *h, const struct triage_opts *o,
 		const char **revs, size_t nrevs);
+
+/*
+ * --triage --stdin: a fix a line, as a revision, and after it the fix's own
+ * introducers if a person knows them (as --introducer: ids, or "none");
+ * blank lines and lines starting with '#' are skipped.  One process for
+ * the batch: the history and its index are read once.
+ */
+int triage_stdin(struct history *h, const struct triage_opts *o, FILE *in);
 
 /* --patch FILE: each message matched, then reported or triaged */
 int triage_patch_file(struct history *h, const struct triage_opts *o,
