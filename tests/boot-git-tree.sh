@@ -42,6 +42,13 @@ expect_contains "$(cat "$tmp/out")" "plan:     4 state(s) (at most 4: --max-stat
 expect_contains "$(cat "$tmp/out")" "left out: 3 affected release(s) not booted" "plan of 4: names what it left out"
 expect_eq "$(ls "$cache/images" "$cache/boots" 2>/dev/null)" "$(cat "$tmp/cache-before")" \
 	"--dry-run: no image built, no boot logged"
+# --introducer: a person's introducer places the releases booted (v6.2 on)
+j=$("$PATCHVER" -C "$model" --verify-boot --dry-run --json --reproducer nofollow --introducer v6.2 "$fix" 2>/dev/null)
+expect_eq "$(jq -r "[$c[].name] | join(\" \")" <<<"$j")" "v6.1 v6.2 v6.2+fix v6.3-rc1 v6.3-rc1+fix v6.3-rc2" \
+	"--introducer v6.2: the plan starts at v6.2"
+"$PATCHVER" -C "$model" --verify-boot --dry-run --reproducer nofollow --introducer v6.3 "$fix" >/dev/null 2>"$tmp/err"
+expect_eq "$?" 2 "--introducer after the fix: exit 2"
+expect_contains "$(cat "$tmp/err")" "--introducer v6.3: not below the fix" "--introducer after the fix: said"
 
 j=$("$PATCHVER" -C "$model" --verify-boot --keep --json --reproducer nofollow --releases all "$fix" 2>"$tmp/err")
 expect_eq "$?" 0 "model repository: exit (stderr: $(tail -3 "$tmp/err"))"

@@ -75,6 +75,7 @@ static int run_verify(const struct options *o, struct history *h, const char *fi
 		.candidates = o->candidates, .expects = o->expects,
 		.max_states = o->max_states, .all_releases = o->all_releases,
 		.dry_run = o->dry_run, .measure = o->measure, .measure_ask = "--measure",
+		.introducers = o->introducers,
 	};
 
 	if (o->cve_json)

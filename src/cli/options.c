@@ -418,8 +418,12 @@ static int check_introducers(const struct command_line *cl)
 	if (opt.use_stdin)
 		return error(EXIT_USAGE, "--introducer with --stdin: give each fix's introducers on "
 			     "its line, after the fix");
-	if (!opt.triage || opt.patch || opt.patch_id)
-		return error(EXIT_USAGE, "--introducer goes with --triage of one commit");
+	if ((!opt.triage && !opt.verify_boot) || opt.patch || opt.patch_id)
+		return error(EXIT_USAGE, "--introducer goes with --triage or --verify-boot of one "
+			     "commit");
+	if (opt.candidates)
+		return error(EXIT_USAGE, "--introducer places the triage's releases; --candidate "
+			     "names its own states");
 	if (cl->nrevs != 1)
 		return error(EXIT_USAGE, "--introducer names the introducers of one fix: give one "
 			     "revision, not %zu", cl->nrevs);

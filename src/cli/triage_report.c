@@ -737,41 +737,6 @@ static uint32_t upstream_of_input(struct triage_printer *f, uint32_t c)
 	return up != PV_NONE ? up : c;
 }
 
-/*
- * --introducer's ids as commits below fix (none: the root commit).  0, or
- * a one-line error naming the id: not a commit, not in the repository, or
- * not below the fix (it cannot have introduced the bug).
- */
-static int given_introducers(struct triage_printer *f, uint32_t fix, char *const *ids,
-			     uint32_t **out, size_t *n)
-{
-	bool *below;
-	int ret = 0;
-
-	*out = NULL;
-	*n = 0;
-	for (size_t i = 0; ids && ids[i] && !ret; i++) {
-		struct rev r;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		if (!strcmp(ids[i], "none"))
-			(*out)[(*n)++] = triage_root(f->h, fix);
-		else if (!(ret = rev_resolve(&r, f->h->repo, &f->h->dag, ids[i])))
-			(*out)[(*n)++] = r.commit;
-		else
-			ret = pv_error_wrap(ret, "--introducer: ");
-	}
-	if (ret)
-		return ret;
-	/* after every id is resolved: resolving may load commits */
-	below = dag_ancestors(&f->h->dag, &fix, 1);
-	for (size_t i = 0; i < *n && !ret; i++)
-		if ((*out)[i] == fix || !below[(*out)[i]])
-			ret = pv_error_set(PV_EINVALID, "--introducer %s: not below the fix %s: it "
-					   "cannot have introduced the bug", ids[i], hex12(f, fix));
-	free(below);
-	return ret;
-}
-
 /* The fix's triage with the given introducers (ids, NULL-terminated), if any. */
 static void triage_one(struct triage_printer *f, uint32_t fix, char *const *ids)
 {
@@ -779,7 +744,7 @@ static void triage_one(struct triage_printer *f, uint32_t fix, char *const *ids)
 	uint32_t *commits = NULL;
 	int ret;
 
-	if (ids && (ret = diag_exit(given_introducers(f, fix, ids, &commits, &given.n)))) {
+	if (ids && (ret = diag_exit(triage_given_resolve(f->h, fix, ids, &commits, &given.n)))) {
 		if (!f->ret)
 			f->ret = ret;
 	} else {

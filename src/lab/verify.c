@@ -79,7 +79,18 @@ static int derive(struct verify *v)
 	if (!releases && (ret = pick_model(v)))
 		return ret;
 	contain_init(&c, v->h);
-	ret = triage_run(t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
+	if (v->o->introducers) {
+		/* a person's introducers: the releases to boot are theirs */
+		struct triage_given given = { NULL, 0 };
+		uint32_t *commits = NULL;
+		ret = triage_given_resolve(v->h, v->fix, v->o->introducers, &commits, &given.n);
+		given.commits = commits;
+		if (!ret)
+			ret = triage_run_given(t, v->h, &c, v->fix, NULL, EVIDENCE_ALL, &given);
+		free(commits);
+	} else {
+		ret = triage_run(t, v->h, &c, v->fix, NULL, EVIDENCE_ALL);
+	}
 	v->have_triage = ret == 0;
 	if (!ret && !t->groups[0].naffected)
 		ret = pv_error_set(PV_EUNCONFIRMED, "the triage finds no release with the bug "

@@ -730,3 +730,35 @@ void triage_free(struct triage *t)
 	free(t->cc_note);
 	memset(t, 0, sizeof(*t));
 }
+
+int triage_given_resolve(struct history *h, uint32_t fix, char *const *ids, uint32_t **out,
+			 size_t *n)
+{
+	char hex[13];
+	bool *below;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; ids && ids[i] && !ret; i++) {
+		struct rev r;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		if (!strcmp(ids[i], "none"))
+			(*out)[(*n)++] = triage_root(h, fix);
+		else if (!(ret = rev_resolve(&r, h->repo, &h->dag, ids[i])))
+			(*out)[(*n)++] = r.commit;
+		else
+			ret = pv_error_wrap(ret, "--introducer: ");
+	}
+	if (ret)
+		return ret;
+	/* after every id is resolved: resolving may load commits */
+	below = dag_ancestors(&h->dag, &fix, 1);
+	git_oid_tostr(hex, sizeof(hex), &h->dag.oids[fix]);
+	for (size_t i = 0; i < *n && !ret; i++)
+		if ((*out)[i] == fix || !below[(*out)[i]])
+			ret = pv_error_set(PV_EINVALID, "--introducer %s: not below the fix %s: it "
+					   "cannot have introduced the bug", ids[i], hex);
+	free(below);
+	return ret;
+}

@@ -33,6 +33,7 @@ struct verify_opts {
 	bool dry_run;               /* the plan only: nothing built or booted */
 	bool measure;               /* bisect where the boots put the bug's boundary elsewhere */
 	const char *measure_ask;    /* how the user asks for measure, said where it would help */
+	char *const *introducers;   /* --introducer: the triage's given introducers, or NULL */
 	/* the plan, before the first build (r holds the candidates and what was left out) */
 	void (*planned)(void *data, const struct verify_result *r);
 	void *planned_data;

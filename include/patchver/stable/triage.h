@@ -104,6 +104,15 @@ int triage_run_given(struct triage *t, struct history *h, struct contain *c, uin
 		     const struct patch *mail, enum evidence_mode mode,
 		     const struct triage_given *given);
 
+/*
+ * A person's introducer ids (--introducer: revisions, or "none" for the
+ * root commit) as commits below fix, *n of them in *out (free it).  0, or
+ * an error naming the id: not a commit, not in the repository, or not
+ * below the fix (it cannot have introduced the bug).
+ */
+int triage_given_resolve(struct history *h, uint32_t fix, char *const *ids, uint32_t **out,
+			 size_t *n);
+
 /* The root commit below commit by first parents: where the CNA starts an unknown bug. */
 uint32_t triage_root(const struct history *h, uint32_t commit);
 void triage_free(struct triage *t);
