@@ -360,6 +360,13 @@ expect_eq "$(dyad "${F[4]}")" "2.6.31:${C[4]}:2.6.31:${F[4]} 2.6.30.1:$B4:0:0 " 
 	"4 --dyad: the fix's reverted backport fixes nothing"
 expect_eq "$(dyad "${F[6]}")" "2.6.31.1:$B6:2.6.31.2:$BF6 2.6.32:${C[6]}:2.6.32:${F[6]} 2.6.30.4:$BB6:0:0 " \
 	"6 --dyad: each line's backport of the culprit, paired in its series or unfixed"
+# the whole records of these shapes, a batch on standard input: schema-valid,
+# a reference per fixing commit
+recs=$(printf '%s\n' "${F[1]}" "${F[2]}" "${F[4]}" "${F[6]}" | "$PATCHVER" -C "$r" --triage --stdin --cve-record)
+out=$(/usr/bin/python3 "$TESTS/tools/cve-validate.py" --records <<<"$recs" 2>&1)
+expect_eq "$?" 0 "--cve-record of each shape: valid records: $out"
+expect_eq "$(jq -r '[.containers.cna.references[].url | sub(".*/"; "")] | join(" ")' <<<"$recs" | tr '\n' '|')" \
+	"${F[1]}|$BF2 ${F[2]}|${F[4]}|$BF6 ${F[6]}|" "--cve-record: the fixing commits (a reverted backport is none)"
 
 # a stable commit as input is triaged as the upstream it carries, said first
 jq_fix() { jq -c '.results[0] | del(.rev, .stable_input)'; }
