@@ -121,6 +121,8 @@ j=$("$PATCHVER" -C "$repo" --triage --cve-json "$nointro")
 expect_eq "$(jq -r '.results[0].affected[0].versions[0].version' <<<"$j")" \
 	"$(git -C "$repo" rev-list --max-parents=0 --first-parent "$nointro")" "unknown introducer: from the root commit"
 expect_contains "$(jq -r '.results[0].notes[]' <<<"$j")" "root commit, as the kernel CNA does" "unknown introducer: the note"
+out=$("$PATCHVER" -C "$repo" --triage --cve-record "$nointro" | /usr/bin/python3 "$TESTS/tools/cve-validate.py" --records 2>&1)
+expect_eq "$?" 0 "--cve-record, unknown introducer: a valid record: $out"
 expect_eq "$("$PATCHVER" -C "$repo" --triage --dyad "$nointro" | tail -n +2 | cut -d: -f1-3)" \
 	"0:0:$(jq -r '.results[0].affected[1].versions[-1].version' <<<"$j")" "--dyad, unknown introducer: 0:0 to the fix's release"
 # the same rows as the git block: every release from the root's on, the fix's on unaffected
