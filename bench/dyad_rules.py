@@ -48,6 +48,7 @@ Every line in one answer and not the other is printed with its reason:
 """
 import json
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -252,12 +253,16 @@ def records(pv, repo, cases):
     """The batch: one process, a record a line; its time and the schema's word."""
     lines = "".join(f"{fix} {culprit}\n" for fix, culprit in cases)
     t0 = time.monotonic()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([pv, "-C", repo, "--triage", "--stdin", "--cve-record"], input=lines,
                          capture_output=True, text=True)
     took = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     n = len(out.stdout.splitlines())
     print(f"--stdin --cve-record: {n} records of {len(cases)} fixes in {took:.1f} s "
-          f"({took / max(n, 1):.3f} s a record), exit {out.returncode}")
+          f"({took / max(n, 1):.3f} s a record; CPU {cpu:.1f} s, {cpu / max(n, 1):.3f} s a "
+          f"record), exit {out.returncode}")
     v = subprocess.run(["/usr/bin/python3", "-c", VALIDATE], input=out.stdout,
                        capture_output=True, text=True)
     print("  schema:", (v.stdout + v.stderr).strip().replace("\n", "\n  "))
