@@ -222,7 +222,8 @@ one_line 2 "--max-states: '0' is not a number of states" -C "$repo" --verify-boo
 one_line 2 "--max-states: 'many' is not a number of states" -C "$repo" --verify-boot "$fix" --max-states many
 one_line 2 "--max-states: '5x' is not a number of states" -C "$repo" --verify-boot "$fix" --max-states 5x
 one_line 2 "--releases: 'some' is not a choice: give all" -C "$repo" --verify-boot "$fix" --releases some
-one_line 2 "--max-states, --releases and --dry-run go with --verify-boot" -C "$repo" --dry-run "$fix"
+one_line 2 "--dry-run goes with --verify-boot or --bisect-boot" -C "$repo" --dry-run "$fix"
+one_line 2 "--max-states and --releases go with --verify-boot" -C "$repo" --max-states 3 "$fix"
 one_line 2 "--max-states bounds the plan; --releases all has none" -C "$repo" --verify-boot "$fix" \
 	--releases all --max-states 4
 one_line 2 "--candidate names its own" -C "$repo" --verify-boot --candidate x=HEAD --max-states 4

@@ -4,7 +4,8 @@
 # the build; the fix lands in v6.3-rc2.  The bisection must name the
 # exact releases and commits, skip the broken build (never call it bad),
 # confirm each answer with repeated boots and a revert, agree with the
-# triage, and resume from its log without booting again.
+# triage, and resume from its log without booting again.  --dry-run prints
+# the plan and builds, boots and journals nothing.
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,9 +18,32 @@ b='.bisect_boot'
 snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 snapshot "$model" > "$tmp/before"
 
+# --dry-run: the plan before anything is built (5 releases after v6.1 up to
+# v6.2: 3 steps; the largest first-parent gap between two of them, 3
+# commits: 2 steps), and nothing built, booted or journaled
+cache=$XDG_CACHE_HOME/patchver
+ls "$cache/images" "$cache/boots" > "$tmp/cache-before" 2>/dev/null
+plan=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --dry-run --json \
+	--reproducer nofollow 2>"$tmp/err")
+expect_eq "$?" 0 "--dry-run: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "$b.plan.regression | \"\(.releases) \(.release_steps) \(.largest_commit_gap) \(.commit_steps) \(.states)\"" <<<"$plan")" \
+	"5 3 3 2 6" "--dry-run: the regression's releases, steps and commit gap"
+expect_eq "$(jq -r "$b.plan.fix | \"\(.old) \(.new) \(.releases)\"" <<<"$plan")" "null v6.3 8" \
+	"--dry-run: the fix's search, from the first bad state (at most 8 releases)"
+# (the kernel tests share a warm cache: what is cached and recorded varies)
+expect_eq "$(jq -r "$b.plan | \"\(.max_boots) \(.max_builds <= 16)\"" <<<"$plan")" "26 true" \
+	"--dry-run: boots and builds at most"
+expect_eq "$(ls "$cache/images" "$cache/boots" 2>/dev/null)" "$(cat "$tmp/cache-before")" \
+	"--dry-run: no image built, no boot logged"
+expect_eq "$(ls "$(jq -r "$b.log" <<<"$plan")" 2>/dev/null)" "" "--dry-run: no journal written"
+out=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --dry-run --reproducer nofollow 2>&1)
+expect_contains "$out" "plan:     regression v6.1..v6.2: 5 release(s), at most 3 release step(s);" "--dry-run, text: the plan"
+expect_contains "$out" "dry run: nothing built or booted" "--dry-run, text: said"
+
 j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --keep \
 	--reproducer nofollow 2>"$tmp/err")
 expect_eq "$?" 0 "bisect: exit (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r "$b.plan.regression.releases" <<<"$j")" 5 "the run's JSON has its plan"
 expect_eq "$(jq -r "$b.regression | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.2-rc2 v6.2-rc3" "the first bad release"
 expect_eq "$(jq -r "$b.regression.commit" <<<"$j")" "$regress" "the commit that introduced it"
 expect_eq "$(jq -r "$b.fix | \"\(.last_old) \(.first_new)\"" <<<"$j")" "v6.3-rc1 v6.3-rc2" "the first fixed release"
@@ -61,6 +85,14 @@ j=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --co
 expect_eq "$?" 0 "resume: exit"
 expect_eq "$(jq -r "\"\($b.builds) \($b.boots)\"" <<<"$j")" "0 0" "resume: every verdict from the log"
 expect_eq "$(jq -r "$b.regression.commit, $b.fix.commit" <<<"$j" | tr '\n' ' ')" "$regress $fix " "resume: same answers"
+# the plan of what is left: the images cached, the journal's answers, an estimate
+log=$(jq -r "$b.log" <<<"$j")
+sum=$(sha256sum < "$log")
+plan=$("$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --fix v6.3 --commits --json --resume \
+	--dry-run --reproducer nofollow 2>/dev/null)
+expect_eq "$(jq -r "[$b.plan.regression.cached > 0, $b.plan.journal_answers > 0, $b.plan.build_records > 0, $b.plan.estimate_seconds > 0] | all" <<<"$plan")" \
+	true "--dry-run --resume: images cached, the journal's answers, an estimate from the records"
+expect_eq "$(sha256sum < "$log")" "$sum" "--dry-run --resume: the journal untouched"
 
 # ends that do not answer as claimed: a clear error, not a made-up culprit
 "$PATCHVER" -C "$model" --bisect-boot --good v6.1 --bad v6.2 --reproducer nofollow --test plain_dir_slash >/dev/null 2>"$tmp/err"

@@ -35,6 +35,96 @@ static void print_commits(void *data, size_t n, bool merged)
 	       merged ? " merged by the blamed merge" : "");
 }
 
+/* "1h20m", "8m", "45s" */
+static void duration(char *buf, size_t len, double seconds)
+{
+	long s = (long)(seconds + 0.5);
+
+	if (s >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%ldm", (s + 30) / 60);
+	else
+		snprintf(buf, len, "%lds", s);
+}
+
+static void print_phase(const char *what, const struct bisect_plan_phase *p)
+{
+	if (!p->present)
+		return;
+	/* the fix's search starts where the regression's ends: its releases are a bound */
+	if (p->nreleases)
+		printf("plan:     %s %s..%s: %s%zu release(s), at most %d release step(s)", what,
+		       p->old ? p->old : "(the first bad state)", p->new, p->old ? "" : "at most ",
+		       p->nreleases, p->release_steps);
+	else
+		printf("plan:     %s %s..%s: not both release tags, commits only", what,
+		       p->old ? p->old : "(the first bad state)", p->new);
+	if (p->commit_steps)
+		printf(", then at most %d commit step(s) (the largest gap: %zu first-parent "
+		       "commits)", p->commit_steps, p->max_commits);
+	printf("; %zu of its %zu release state(s) cached\n", p->ncached, p->nstates);
+}
+
+static void print_planned(void *data, const struct bisect_plan *p)
+{
+	char b[32], t[32], e[32];
+
+	print_phase("regression", &p->reg);
+	print_phase("fix", &p->fix);
+	printf("          each end and step boots %d time(s), the answer %d\n", p->repeat,
+	       p->confirm_boots);
+	duration(b, sizeof(b), p->build_median);
+	duration(t, sizeof(t), p->boot_median);
+	duration(e, sizeof(e), p->estimate);
+	if (p->nbuild_records || !p->max_builds)
+		printf("estimate: at most %d build(s) and %d boot(s): %s (median build %s, boot "
+		       "%s, of %d recorded)\n", p->max_builds, p->max_boots, e, b, t,
+		       p->nbuild_records);
+	else
+		printf("estimate: at most %d build(s) and %d boot(s); no build recorded in this "
+		       "cache to time them by\n", p->max_builds, p->max_boots);
+	if (p->journal_answers)
+		printf("resume:   the journal answers %zu step(s) without booting\n",
+		       p->journal_answers);
+	fflush(stdout);
+}
+
+static void json_phase(struct json *j, const char *key, const struct bisect_plan_phase *p)
+{
+	json_key(j, key);
+	if (!p->present) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kstr(j, "old", p->old);
+	json_kstr(j, "new", p->new);
+	json_kint(j, "releases", (int64_t)p->nreleases);
+	json_kint(j, "release_steps", p->release_steps);
+	json_kint(j, "largest_commit_gap", (int64_t)p->max_commits);
+	json_kint(j, "commit_steps", p->commit_steps);
+	json_kint(j, "states", (int64_t)p->nstates);
+	json_kint(j, "cached", (int64_t)p->ncached);
+	json_obj_end(j);
+}
+
+static void json_plan(struct json *j, const struct bisect_plan *p)
+{
+	json_key(j, "plan");
+	json_obj_begin(j);
+	json_phase(j, "regression", &p->reg);
+	json_phase(j, "fix", &p->fix);
+	json_kint(j, "repeat", p->repeat);
+	json_kint(j, "confirm_boots", p->confirm_boots);
+	json_kint(j, "max_builds", p->max_builds);
+	json_kint(j, "max_boots", p->max_boots);
+	json_kint(j, "build_records", p->nbuild_records);
+	json_kint(j, "estimate_seconds", (int64_t)(p->estimate + 0.5));
+	json_kint(j, "journal_answers", (int64_t)p->journal_answers);
+	json_obj_end(j);
+}
+
 static void print_step(void *data, const struct bisect_step *s, size_t number)
 {
 	char build[24] = "-", boot[24] = "-";
@@ -129,7 +219,7 @@ static void journal_close(struct journal_file *jf)
 }
 
 static const struct bisect_events text_events = {
-	print_started, print_releases, print_commits, print_step, NULL
+	print_started, print_releases, print_commits, print_step, print_planned, NULL
 };
 
 static void print_tags(const struct history *h, const char *what, const uint32_t *v, size_t n)
@@ -247,13 +337,23 @@ void bisect_report_json_step(struct json *j, const struct bisect_step *s)
 	json_obj_end(j);
 }
 
-static void print_json(const struct history *h, const struct bisect_boot_result *r)
+static void print_json(const struct history *h, const struct bisect_boot_result *r,
+		       bool dry_run)
 {
 	struct json j;
 
 	json_document_begin(&j, stdout);
 	json_key(&j, "bisect_boot");
 	json_obj_begin(&j);
+	json_kbool(&j, "dry_run", dry_run);
+	if (r->planned)
+		json_plan(&j, &r->plan);
+	if (dry_run) {
+		json_kstr(&j, "log", r->log_path);
+		json_obj_end(&j);
+		json_obj_end(&j);
+		return;
+	}
 	json_kstr(&j, "reproducer", r->reproducer);
 	json_kstr(&j, "bug", r->bug);
 	json_kbool(&j, "boot_test_only", !r->reproducer);
@@ -289,9 +389,15 @@ int bisect_report(struct history *h, const struct bisect_opts *opts, bool json)
 	o.journal = &journal;
 	ret = bisect_boot(h, &o, json ? NULL : &text_events, &r);
 	journal_close(&jf);
-	if (r.reported) {
+	if (o.dry_run && !ret) {
 		if (json)
-			print_json(h, &r);
+			print_json(h, &r, true);
+		else
+			printf("dry run: nothing built or booted; the journal would be %s\n",
+			       r.log_path);
+	} else if (r.reported) {
+		if (json)
+			print_json(h, &r, false);
 		else
 			print_text(h, &r);
 		if (!ret && !r.confirmed)

@@ -90,7 +90,7 @@ static int run_bisect(const struct options *o, struct history *h)
 		.good = o->good, .bad = o->bad, .fix = o->fix,
 		.tests = o->tests, .series = o->series, .commits = o->commits,
 		.repeat = o->repeat ? o->repeat : 1,
-		.resume = o->resume,
+		.resume = o->resume, .dry_run = o->dry_run,
 	};
 
 	return bisect_report(h, &b, o->json);

@@ -166,8 +166,11 @@ static int check_plan_options(void)
 	char *end = NULL;
 	long n;
 
-	if (!opt.verify_boot && (arg.max_states || arg.releases || opt.dry_run))
-		return error(EXIT_USAGE, "--max-states, --releases and --dry-run go with --verify-boot");
+	if (!opt.verify_boot && (arg.max_states || arg.releases))
+		return error(EXIT_USAGE, "--max-states and --releases go with --verify-boot");
+	if (opt.dry_run && !opt.verify_boot && !opt.bisect_boot)
+		return error(EXIT_USAGE, "--dry-run goes with --verify-boot or --bisect-boot: it "
+			     "prints their plan");
 	if (!opt.verify_boot && (opt.measure || arg.affected_from))
 		return error(EXIT_USAGE, "%s goes with --verify-boot (it measures by booting)",
 			     opt.measure ? "--measure" : "--affected-from");

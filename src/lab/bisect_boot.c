@@ -12,6 +12,7 @@
 #include "patchver/engine/contain.h"
 #include "patchver/engine/revs.h"
 #include "patchver/stable/triage.h"
+#include "patchver/lab/bisect_plan.h"
 #include "patchver/lab/bisect_run.h"
 #include "patchver/lab/bisect_search.h"
 #include "patchver/lab/bisect_state.h"
@@ -109,6 +110,13 @@ static int run(struct bisect_run *b)
 	if (b->ev && b->ev->started)
 		b->ev->started(b->ev->data, b->lab->tree.what, b->res.reproducer, b->o->repeat,
 			       bisect_run_confirm_boots(b));
+	/* what it will do, before the first build; --dry-run: all of it */
+	if ((ret = bisect_plan_make(b, good, good_tag, bad, bad_tag, fixed, fixed_tag)))
+		return ret;
+	if (b->ev && b->ev->planned)
+		b->ev->planned(b->ev->data, &b->res.plan);
+	if (b->o->dry_run)
+		return 0;
 	if ((ret = bisect_find(b, &b->res.reg, good, good_tag, bad, bad_tag)) || !b->o->fix)
 		return ret;
 	b->fix_mode = true;
@@ -158,7 +166,9 @@ int bisect_boot(struct history *h, const struct bisect_opts *o, const struct bis
 	res->reg.commit = res->fix.commit = PV_NONE;
 	proc_install_signals();
 	ret = run(&b);
-	if (!ret || (ret != PV_EINTERRUPTED && ret != PV_ENOTOOL && res->reg.done)) {
+	if (o->dry_run) {
+		/* the plan alone: no findings */
+	} else if (!ret || (ret != PV_EINTERRUPTED && ret != PV_ENOTOOL && res->reg.done)) {
 		res->reported = true;
 		if (res->fix.done && !res->fix.ambiguous && res->fix.first_new_tag != PV_NONE &&
 		    res->reg.first_new_tag != PV_NONE) {

@@ -212,6 +212,7 @@ void bisect_open_journal(struct bisect_run *b)
 	mkdir(dir, 0755);
 	b->res.log_path = xstrfmt("%s/%s.jsonl", dir, hex);
 	free(dir);
-	if (j && j->open)
+	/* --dry-run: the path said, the journal untouched */
+	if (j && j->open && !b->o->dry_run)
 		j->open(j->data, b->res.log_path, b->o->resume);
 }

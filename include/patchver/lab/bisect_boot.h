@@ -37,6 +37,7 @@ struct bisect_opts {
 	bool commits;               /* stage 2: the commits between two releases */
 	int repeat;                 /* boots per step (the final answer: at least 3) */
 	bool resume;                /* reuse the answers of an interrupted run's journal */
+	bool dry_run;               /* the plan only: nothing built or booted */
 	const struct bisect_journal *journal;   /* NULL: nothing kept */
 };
 
@@ -50,6 +51,35 @@ struct bisect_step {
 	bool built, build_failed, cached, from_log;
 	double build_seconds, boot_seconds;
 	char *why;
+};
+
+/*
+ * What one search will do at most, before its first build: the releases
+ * between its ends (a binary search: ceil(log2 n) steps), then with
+ * --commits the commits between the two releases it lands on (the
+ * largest first-parent gap of the range bounds them), then the answer
+ * confirmed.
+ */
+struct bisect_plan_phase {
+	bool present;               /* the fix's search only with --fix */
+	const char *old, *new;      /* its ends, as given (the fix's old: NULL, the
+				       regression's first bad state, found later) */
+	size_t nreleases;           /* after old up to new (0: the ends are not both tags) */
+	int release_steps;
+	size_t max_commits;         /* the largest first-parent gap between two of its states */
+	int commit_steps;           /* 0 without --commits */
+	size_t nstates, ncached;    /* its ends and releases; of them, images already built */
+};
+
+/* The plan of a bisection: printed before the first build; all of --dry-run. */
+struct bisect_plan {
+	struct bisect_plan_phase reg, fix;
+	int repeat, confirm_boots;
+	int max_builds, max_boots;  /* at most, cached images left out */
+	double build_median, boot_median;   /* what earlier runs recorded (0: nothing) */
+	int nbuild_records, nboot_records;
+	double estimate;            /* seconds at most; 0: nothing recorded to estimate from */
+	size_t journal_answers;     /* --resume: the steps the journal already answers */
 };
 
 /* One search's answer: a range of releases or commits. */
@@ -67,6 +97,8 @@ struct bisect_finding {
 };
 
 struct bisect_boot_result {
+	struct bisect_plan plan;    /* planned: set before the first build */
+	bool planned;
 	struct bisect_step *steps;
 	size_t nsteps;
 	struct bisect_finding reg, fix;
@@ -97,12 +129,16 @@ struct bisect_events {
 	/* stage 2: n commits (merged: by the merge the search blamed) */
 	void (*commits)(void *data, size_t n, bool merged);
 	void (*step)(void *data, const struct bisect_step *s, size_t number);
+	/* the plan, before the first build (with --dry-run, all there is) */
+	void (*planned)(void *data, const struct bisect_plan *p);
 	void *data;
 };
 
 /*
  * Bisect into *r (freed with bisect_boot_result_free, also after a
- * failure; r->reported says whether it holds findings).  0 when every
+ * failure; r->reported says whether it holds findings; r->plan what it
+ * planned, r->planned whether it got that far: with o->dry_run, nothing
+ * more is done).  0 when every
  * search ended (r->confirmed says whether the boots confirm it), else a
  * PV_E* code: PV_EUNCONFIRMED when an end does not behave as given.
  */
