@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """patchver --dyad against dyad's published rules, on the same introducer.
 
-    bench/dyad_rules.py PATCHVER REPO RANGE [--show N]
+    bench/dyad_rules.py PATCHVER REPO RANGE [--show N] [--records-only]
 
 No commit of the 2.6 era carries "Fixes: <sha>" (the trailer came later),
 so compare like with like: for every non-merge commit of RANGE whose message
@@ -199,6 +199,9 @@ def main():
                     ["git", "-C", repo, "merge-base", "--is-ancestor", full, sha]).returncode == 0:
                 cases.append((sha, full))
                 break
+    if "--records-only" in sys.argv:
+        records(pv, repo, cases)
+        return
     counts, differ, same, failed = {}, [], 0, []
     for fix, culprit in cases:
         mine, err = pv_lines(pv, repo, fix, culprit)
