@@ -245,16 +245,22 @@ static const char *phrase_before(const char *start, const char *end)
 	}
 }
 
+/* The word at p is one of words (whole): which, or NULL. */
+static const char *word_at(const char *p, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++) {
+		size_t len = strlen(words[i]);
+		if (!strncasecmp(p, words[i], len) && !isalnum((unsigned char)p[len]))
+			return words[i];
+	}
+	return NULL;
+}
+
 static const char *phrase_after(const char *p)
 {
 	while (*p == ' ' || *p == ',')
 		p++;
-	for (size_t i = 0; after_phrases[i]; i++) {
-		size_t len = strlen(after_phrases[i]);
-		if (!strncasecmp(p, after_phrases[i], len) && !isalnum((unsigned char)p[len]))
-			return after_phrases[i];
-	}
-	return NULL;
+	return word_at(p, after_phrases);
 }
 
 /* Past a claimed subject after a sha: "(...)" or "\"...\"". */
@@ -483,17 +489,6 @@ static bool culprit_scoped(const char *flat, const char *p, const char *phrase)
 	/* "isn't needed any more after: X" (4aa0edd294f6) tells of a cleanup */
 	return !scoped ||
 	       (sentence_says(flat, p, bug_stems) && !sentence_says(flat, p, cleanup_stems));
-}
-
-/* The word at p is one of words (whole): which, or NULL. */
-static const char *word_at(const char *p, const char *const *words)
-{
-	for (size_t i = 0; words[i]; i++) {
-		size_t len = strlen(words[i]);
-		if (!strncasecmp(p, words[i], len) && !isalnum((unsigned char)p[len]))
-			return words[i];
-	}
-	return NULL;
 }
 
 /*
