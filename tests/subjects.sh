@@ -3,7 +3,8 @@
 # messages fast-import keeps byte for byte: blank lines before it skipped,
 # lines of only spaces and tabs blank (they end the paragraph, as in 359
 # commits of the 2.6.34 history), trailing whitespace dropped, leading kept,
-# a multi-line first paragraph joined by spaces, no subject at all.
+# a multi-line first paragraph joined by spaces, no subject at all; and the
+# CVE record's description, git's %s and %b.
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,5 +39,13 @@ while read -r c; do
 	want=$(git -C "$repo" log -1 --format='%H %s' "$c" | cut -c1-12,41-)
 	got=$("$PATCHVER" -C "$repo" --no-index --tags-containing "$c" | head -1)
 	expect_eq "$got" "$want" "the subject of $c"
+	# the CVE record's description: git's %s, then its %b (the paragraph after
+	# the subject's, not the subject's second line)
+	want=$(git -C "$repo" log -1 --format=%s "$c")
+	body=$(git -C "$repo" log -1 --format=%b "$c")
+	want=$(printf 'In the Linux kernel, the following vulnerability has been resolved:\n\n%s%s' "$want" \
+		"${body:+$(printf '\n\n%s' "$body")}")
+	got=$("$PATCHVER" -C "$repo" --triage --cve-record "$c" | jq -r '.containers.cna.descriptions[0].value')
+	expect_eq "$got" "$want" "the CVE description of $c: git's %s and %b"
 done < "$tmp/commits"
 finish

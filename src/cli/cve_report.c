@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "patchver/base/util.h"
+#include "patchver/engine/objstore.h"
 #include "patchver/cli/cve_report.h"
 #include "patchver/cli/cve_rows.h"
 
@@ -340,18 +341,14 @@ static bool trailer_line(const char *p, size_t len)
 
 /*
  * The kernel CNA's description: its opening sentence, the subject and the
- * body, the trailer block at the end dropped (Signed-off-by:, Cc:, ...).
+ * body (git's %s and %b), the trailer block at the end dropped
+ * (Signed-off-by:, Cc:, ...).
  */
-static char *description(const struct history *h, uint32_t fix)
+static char *description(const char *msg, const char *subject)
 {
-	char *msg = history_message(h, fix), *subject = history_subject(h, fix), *text;
-	const char *body = strchr(msg, '\n');
-	size_t len;
+	const char *body = objstore_body(msg);
+	size_t len = strlen(body);
 
-	body = body ? body : "";
-	while (*body == '\n')
-		body++;
-	len = strlen(body);
 	/* from the end: trailers and blank lines go, up to the last prose line */
 	for (;;) {
 		size_t end = len, start;
@@ -365,11 +362,21 @@ static char *description(const struct history *h, uint32_t fix)
 		}
 		len = start;
 	}
-	text = xstrfmt("In the Linux kernel, the following vulnerability has been resolved:\n\n%s%s%.*s",
+	return xstrfmt("In the Linux kernel, the following vulnerability has been resolved:\n\n%s%s%.*s",
 		       subject, len ? "\n\n" : "", (int)len, body);
-	free(msg);
-	free(subject);
-	return text;
+}
+
+/* The record's kind and its cveMetadata. */
+static void metadata(struct json *j, const char *cve_id, const char *org)
+{
+	json_kstr(j, "dataType", "CVE_RECORD");
+	json_kstr(j, "dataVersion", "5.0");
+	json_key(j, "cveMetadata");
+	json_obj_begin(j);
+	json_kstr(j, "cveId", cve_id);
+	json_kstr(j, "assignerOrgId", org);
+	json_kstr(j, "state", "PUBLISHED");
+	json_obj_end(j);
 }
 
 void cve_report_record(struct json *j, struct history *h, struct contain *c,
@@ -378,18 +385,13 @@ void cve_report_record(struct json *j, struct history *h, struct contain *c,
 	const char *org = o->org_id ? o->org_id : KERNEL_CNA_ORG_ID;
 	struct cve_fixed *fixed;
 	struct cve_rows r;
-	char url[512], *subject = history_subject(h, t->fix), *text, *cut;
+	char url[512], *msg = history_message(h, t->fix), *subject, *text, *cut;
 	size_t n;
 
+	msg = msg ? msg : xstrdup("");
+	subject = objstore_subject(msg);
 	json_obj_begin(j);
-	json_kstr(j, "dataType", "CVE_RECORD");
-	json_kstr(j, "dataVersion", "5.0");
-	json_key(j, "cveMetadata");
-	json_obj_begin(j);
-	json_kstr(j, "cveId", o->cve_id ? o->cve_id : CVE_ID_PLACEHOLDER);
-	json_kstr(j, "assignerOrgId", org);
-	json_kstr(j, "state", "PUBLISHED");
-	json_obj_end(j);
+	metadata(j, o->cve_id ? o->cve_id : CVE_ID_PLACEHOLDER, org);
 	json_key(j, "containers");
 	json_obj_begin(j);
 	json_key(j, "cna");
@@ -405,7 +407,7 @@ void cve_report_record(struct json *j, struct history *h, struct contain *c,
 	json_arr_begin(j);
 	json_obj_begin(j);
 	json_kstr(j, "lang", "en");
-	text = description(h, t->fix);
+	text = description(msg, subject);
 	cut = cut_utf8(text, 4096);
 	json_kstr(j, "value", cut);
 	free(cut);
@@ -432,4 +434,5 @@ void cve_report_record(struct json *j, struct history *h, struct contain *c,
 	json_obj_end(j);
 	cve_rows_free(&r);
 	free(subject);
+	free(msg);
 }

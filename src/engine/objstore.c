@@ -821,35 +821,47 @@ static size_t trimmed_len(const char *p, const char *q)
 	return (size_t)(q - p);
 }
 
-char *objstore_subject(const char *msg)
+/*
+ * git's %s (pretty.c:format_subject): blank lines before it skipped, then
+ * the first paragraph, each line without trailing whitespace, joined by
+ * spaces (into sb, if not NULL).  A line of only spaces is blank: it ends
+ * the paragraph (359 commits of the 2.6.34 history have one second).
+ * Returns where the body starts: past the blank lines after the paragraph.
+ */
+static const char *read_subject(const char *msg, struct sbuf *sb)
 {
 	const char *p = msg, *q;
-	struct sbuf sb = SBUF_INIT;
-	bool started = false;
+	bool started = false, ended = false;
 
-	/*
-	 * git's %s (pretty.c:format_subject): blank lines before it skipped,
-	 * then the first paragraph, each line without trailing whitespace,
-	 * joined by spaces.  A line of only spaces is blank: it ends the
-	 * paragraph (359 commits of the 2.6.34 history have one second).
-	 */
 	while (*p) {
 		size_t len;
 		q = strchr(p, '\n');
 		if (!q)
 			q = p + strlen(p);
 		len = trimmed_len(p, q);
-		if (!len && started)
+		if (len && ended)
 			break;
-		if (len) {
+		if (len && sb) {
 			if (started)
-				sbuf_adds(&sb, " ");
-			sbuf_add(&sb, p, len);
-			started = true;
+				sbuf_adds(sb, " ");
+			sbuf_add(sb, p, len);
 		}
+		started |= len != 0;
+		ended |= !len && started;
 		p = *q ? q + 1 : q;
 	}
-	if (!sb.buf)
-		return xstrdup("");
-	return sb.buf;
+	return p;
+}
+
+char *objstore_subject(const char *msg)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	read_subject(msg, &sb);
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+const char *objstore_body(const char *msg)
+{
+	return read_subject(msg, NULL);
 }

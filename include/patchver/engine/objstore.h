@@ -67,5 +67,7 @@ void objstore_set_reads(struct objstore *s, uint32_t lookups);
 
 /* git's subject of a commit message: its first paragraph on one line (caller frees). */
 char *objstore_subject(const char *message);
+/* ... and where its body starts (git's %b): past that paragraph and the blank lines after it. */
+const char *objstore_body(const char *message);
 
 #endif
