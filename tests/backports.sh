@@ -205,8 +205,11 @@ expect_contains "$(tri "${F[9]}" | sed -n '/^backports/,$p')" "${BF9:0:12}" "9: 
 expect_contains "$(tri "${F[9]}" | grep '^note')" \
 	"${BF9:0:12} names an upstream id that is no commit of this history (0123456789abcdef0123456789abcdef01234567)" \
 	"9: the bad id said"
+expect_contains "$(tri "${F[9]}" | grep '^note')" \
+	"${BF9:0:12} names no upstream commit: by patch-id, a backport of (${F[9]})" "9: how it was found, said"
 expect_eq "$(js "${F[9]}" '.results[0].stable_notes[] | "\(.commit) \(.id)"')" \
-	"$BF9 0123456789abcdef0123456789abcdef01234567" "9: JSON stable_notes"
+	"$BF9 0123456789abcdef0123456789abcdef01234567
+$BF9 ${F[9]}" "9: JSON stable_notes"
 expect_eq "$(series "${F[10]}" 2.6.30)" \
 	"not affected: culprit ${C[10]:0:12} and fix backported together in v2.6.30.4" "10: one commit, both"
 expect_contains "$(tri "${F[10]}" | grep '^note')" "${B10:0:12} names several upstream commits" "10: said"
@@ -272,7 +275,12 @@ expect_eq "$(bp none "${C[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" 
 expect_eq "$(bp none "${F[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10: ... for each"
 "$PATCHVER" -C "$r" --index >/dev/null 2>&1 || fail "--index"
 expect_eq "$(bp quick "${C[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10 (index alone)"
-expect_eq "$(bp quick "${C[7]}")" "none" "sha 7 (index alone): no upstream line, no entry"
+expect_eq "$(bp quick "${C[7]}")" "2.6.30.y: backport ${B7:0:12} in v2.6.30.4" \
+	"sha 7 (index alone): no upstream line, the index found it by patch-id"
+expect_eq "$(bp none "${C[7]}")" "2.6.30.y: backport ${B7:0:12} in v2.6.30.4" "sha 7: ... as the history does"
+expect_eq "$(bp noindex "${C[7]}")" "2.6.30.y: backport ${B7:0:12} in v2.6.30.4" "sha 7: ... and --no-index"
+expect_eq "$(bp quick "${F[9]}")" "2.6.30.y: backport ${BF9:0:12} in v2.6.30.4" \
+	"sha F9 (index alone): names an id that is no commit, found by patch-id"
 expect_eq "$(bp quick "${C[1]}")" "$want1" "sha 1 (index alone)"
 expect_eq "$(bp quick "${C[3]}")" "$want3" "sha 3 (index alone)"
 expect_eq "$(bp quick "${C[6]}")" "$want6" "sha 6 (index alone)"
@@ -286,13 +294,13 @@ expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" "${C[1]}" | sed -n 's/^ 
 # path reads a few of them, the middle one first, and checks those; here
 # the section shares its block with those checked at open)
 ixj=$("$PATCHVER" -C "$r" --index --json)
-expect_eq "$(jq -r '"\(.backports) \(.backport_notes) \(.stable_reverts)"' <<<"$ixj")" "12 2 2" \
-	"index: the map's counts"
+expect_eq "$(jq -r '"\(.backports) \(.backport_notes) \(.stable_reverts)"' <<<"$ixj")" "14 4 2" \
+	"index: the map's counts (2 backports by patch-id, each with its note)"
 ix=$(jq -r .path <<<"$ixj")
 cp "$ix" "$tmp/good.idx"
 a8() { echo $(( ($1 + 7) / 8 * 8 )); }
-off=$(( $(stat -c %s "$ix") - $(a8 $((8 * 2))) - $(a8 $((56 * 2))) - $(a8 $((20 * 12))) ))
-printf '\x5a' | dd of="$ix" bs=1 seek=$((off + 6 * 20 + 4)) conv=notrunc status=none
+off=$(( $(stat -c %s "$ix") - $(a8 $((8 * 2))) - $(a8 $((56 * 4))) - $(a8 $((20 * 14))) ))
+printf '\x5a' | dd of="$ix" bs=1 seek=$((off + 7 * 20 + 4)) conv=notrunc status=none
 expect_contains "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" "${C[1]}" 2>&1)" "quick path declined:" \
 	"index: a damaged backport record, the quick path declines"
 expect_eq "$(bp none "${C[1]}" 2>"$tmp/err")" "$want1" "index: ... and the normal path answers"
@@ -333,7 +341,7 @@ commit ${F[6]} upstream.")
 tag v2.6.31.2
 git checkout -q linux-2.6.30.y
 cd - >/dev/null || exit 1
-expect_eq "$("$PATCHVER" -C "$r" --index --json | jq -r '"\(.state) \(.backports)"')" "extended 13" \
+expect_eq "$("$PATCHVER" -C "$r" --index --json | jq -r '"\(.state) \(.backports)"')" "extended 15" \
 	"a new stable tag: the index extended, one backport more"
 expect_eq "$(bp quick "${F[6]}")" "2.6.31.y: backport ${BF6:0:12} in v2.6.31.2" "the extended map answers"
 expect_eq "$(series "${F[6]}" 2.6.31)" \

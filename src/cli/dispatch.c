@@ -173,6 +173,8 @@ int patchver_dispatch(const struct options *o, const struct command_line *cl)
 	 */
 	hopts.lazy_ok = cl->job == JOB_NAMES && cl->nrevs <= LAZY_REVS && cl->mode != REPORT_FULL;
 	hopts.scan_pack = cl->job == JOB_AUDIT;
+	/* an index built now keeps the backports found by patch-id too */
+	hopts.patch_id = backport_patch_id;
 	gitstart_init();
 	if ((ret = history_open(&h, &hopts)) == 0)
 		ret = h.tags.nr ? run_job(o, cl, &h) :

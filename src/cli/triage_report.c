@@ -232,7 +232,7 @@ static void text_stable_notes(struct triage_printer *f, const struct triage *t)
 	size_t n = answer_commits(t, &commits), nn;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct backport_note *bn = backport_map_notes(&t->stable, commits[i], &nn);
+		const struct backport_note *bn = carriers_notes(&t->carriers, commits[i], &nn);
 		for (size_t k = 0; k < nn; k++)
 			printf("note:             %s %s%s%s%s\n", hex12(f, commits[i]),
 			       backport_problem_str(bn[k].problem),
@@ -281,7 +281,7 @@ static void json_stable_notes(struct triage_printer *f, const struct triage *t)
 	json_key(j, "stable_notes");
 	json_arr_begin(j);
 	for (size_t i = 0; i < n; i++) {
-		const struct backport_note *bn = backport_map_notes(&t->stable, commits[i], &nn);
+		const struct backport_note *bn = carriers_notes(&t->carriers, commits[i], &nn);
 		for (size_t k = 0; k < nn; k++) {
 			json_obj_begin(j);
 			json_kstr(j, "commit", hex40(f, commits[i]));
@@ -418,7 +418,7 @@ static void print_triage_text(struct triage_printer *f, const struct triage *t)
 		text_series(f, g);
 	printf("backports:        %s\n", t->nbackports ? "" : "none found");
 	for (size_t i = 0; i < t->nbackports; i++) {
-		uint32_t revert = backport_map_revert_of(&t->stable, t->backports[i]);
+		uint32_t revert = carriers_revert_of(&t->carriers, t->backports[i]);
 		commit_line(f, t->backports[i], "  ");
 		if (revert != PV_NONE)
 			printf("    reverted in %s by %s\n", rel(f, contain_first_release(&f->contain, revert)), hex12(f, revert));

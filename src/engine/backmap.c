@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "patchver/engine/backmap.h"
+#include "patchver/engine/oid.h"
 
 void backmap_borrow(struct backport_map *m, const struct backport *v, size_t nr,
 		    const struct backport_note *notes, size_t nnotes,
@@ -98,6 +99,20 @@ const struct backport_note *backport_map_notes(const struct backport_map *m, uin
 	return *n ? &m->notes[at] : NULL;
 }
 
+bool backport_map_by_patchid(const struct backport_map *m, uint32_t commit,
+			     const git_oid *upstream)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t n;
+	const struct backport_note *bn = backport_map_notes(m, commit, &n);
+
+	oid_to_hex(hex, sizeof(hex), upstream->id);
+	for (size_t k = 0; k < n; k++)
+		if (bn[k].problem == BACKPORT_BY_PATCHID && !strcmp(bn[k].hex, hex))
+			return true;
+	return false;
+}
+
 uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit)
 {
 	bool damaged = false;
@@ -115,6 +130,7 @@ const char *backport_problem_str(uint32_t problem)
 	case BACKPORT_AMBIGUOUS_ID: return "names an abbreviated upstream id several commits share";
 	case BACKPORT_NAMES_ITSELF: return "names itself as its upstream commit";
 	case BACKPORT_SEVERAL: return "names several upstream commits (each counted)";
+	case BACKPORT_BY_PATCHID: return "names no upstream commit: by patch-id, a backport of";
 	default: return "names an upstream commit oddly";
 	}
 }

@@ -8,6 +8,7 @@
 #include "patchver/base/util.h"
 #include "patchver/engine/backscan.h"
 #include "patchver/engine/objstore.h"
+#include "patchver/engine/treepath.h"
 #include "patchver/engine/upstream.h"
 
 #define MAX_REFS 8          /* upstream ids one message may name */
@@ -35,6 +36,10 @@ struct builder {
 	struct backport_revert *reverts;
 	size_t nreverts, areverts;
 	uint32_t *rank;             /* per tag: its place in version order */
+	const struct backmap_patchids *pids;
+	uint32_t base_tag[4];       /* the series bases whose ancestors were marked */
+	bool *in_base[4];           /* ... their ancestors (a backport's upstream is not one) */
+	size_t nbases;
 };
 
 /* Version order of two first tags; a commit on a branch comes after every tag. */
@@ -140,6 +145,104 @@ static void read_commit(struct builder *b, struct stable_commit *s, char *msg)
 		s->reverts = resolve(b, hex, &problem);
 }
 
+/* The files commit changes (at most MAX_FILES), or -1: too many, or unreadable. */
+#define MAX_FILES 64
+static int changed_files(const struct dag *dag, uint32_t commit, struct tree_change **out)
+{
+	unsigned np;
+	const uint32_t *par = dag_parents(dag, commit, &np);
+	int n = treepath_changed(dag->odb, np ? &dag->trees[par[0]] : NULL, &dag->trees[commit],
+				 MAX_FILES, out);
+
+	if (n > MAX_FILES || n <= 0) {
+		treepath_changes_free(*out, n > 0 ? n : 0);
+		*out = NULL;
+		return -1;
+	}
+	return n;
+}
+
+/* Does commit change exactly the files of f[0..n)?  Tree diffs only, no blob read. */
+static bool same_files(const struct dag *dag, uint32_t commit, const struct tree_change *f,
+		       int n)
+{
+	struct tree_change *g = NULL;
+	int m = changed_files(dag, commit, &g);
+	bool same = m == n;
+
+	for (int i = 0; same && i < m; i++) {
+		bool found = false;
+		for (int k = 0; k < n && !found; k++)
+			found = !strcmp(g[i].path, f[k].path);
+		same = found;
+	}
+	treepath_changes_free(g, m > 0 ? m : 0);
+	return same;
+}
+
+/*
+ * The ancestors of the release a stable tag's series starts from (v2.6.34
+ * for v2.6.34.2), NULL if unknown (a branch's commit, no such tag, or too
+ * many series): what that series had already needs no backport, so its
+ * upstream commit is none of them.  The kernel's history is 15 times the
+ * commits after one base: the search reads only those.
+ */
+static const bool *series_base(struct builder *b, uint32_t tag)
+{
+	uint32_t base = PV_NONE;
+
+	if (tag == BACKMAP_ON_BRANCH)
+		return NULL;
+	for (uint32_t i = 0; i < b->tags->nr && base == PV_NONE; i++) {
+		const struct tag *x = &b->tags->v[i];
+		if (x->release && !kver_is_stable(&x->ver) && !kver_is_rc(&x->ver) &&
+		    x->commit != PV_NONE && kver_same_series(&x->ver, &b->tags->v[tag].ver))
+			base = i;
+	}
+	for (size_t k = 0; k < b->nbases; k++)
+		if (b->base_tag[k] == base)
+			return b->in_base[k];
+	if (base == PV_NONE || b->nbases == 4)
+		return NULL;
+	b->base_tag[b->nbases] = base;
+	return b->in_base[b->nbases++] = dag_ancestors(b->dag, &b->tags->v[base].commit, 1);
+}
+
+/*
+ * The upstream commits a stable commit naming none carries: its patch-id
+ * among the commits that may be upstream ones and change its files (two
+ * diffs with one patch-id change the same files: a tree walk rules out
+ * most before any diff is made).
+ */
+static void by_patchid(struct builder *b, struct stable_commit *s)
+{
+	const struct backmap_patchids *p = b->pids;
+	struct tree_change *f = NULL;
+	struct treepath_cache cache;
+	const bool *in_base = series_base(b, s->tag);
+	int nf = changed_files(b->dag, s->commit, &f);
+	git_oid want, pid;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (nf < 0 || !p->patch_id(p->ctx, s->commit, &want)) {
+		treepath_changes_free(f, nf > 0 ? nf : 0);
+		return;
+	}
+	treepath_init(&cache, b->dag, f[0].path);
+	for (uint32_t i = 0; i < b->dag->nr && s->nnamed < MAX_REFS; i++) {
+		if (!b->dag->loaded[i] || !p->upstream_ok[i] || i == s->commit ||
+		    (in_base && in_base[i]) ||
+		    !treepath_touches(&cache, b->dag, i) || !same_files(b->dag, i, f, nf) ||
+		    !p->patch_id(p->ctx, i, &pid) || !git_oid_equal(&pid, &want))
+			continue;
+		s->named[s->nnamed++] = i;
+		note(b, s->commit, BACKPORT_BY_PATCHID, git_oid_tostr(hex, sizeof(hex),
+								      &b->dag->oids[i]));
+	}
+	treepath_free(&cache);
+	treepath_changes_free(f, nf);
+}
+
 static bool same_series(const struct tag_table *t, uint32_t a, uint32_t b)
 {
 	/* the commits of a branch are given one series at a time */
@@ -203,9 +306,10 @@ static void add_backports(struct builder *b, const struct stable_commit *s)
 
 void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_table *t,
 		     const struct backmap_commit *v, size_t n,
-		     backmap_message_fn message, void *ctx)
+		     backmap_message_fn message, void *ctx, const struct backmap_patchids *pids)
 {
-	struct builder b = { .dag = dag, .tags = t, .n = n, .rank = version_ranks(t) };
+	struct builder b = { .dag = dag, .tags = t, .n = n, .rank = version_ranks(t),
+			     .pids = pids };
 
 	b.v = xcalloc(n + 1, sizeof(*b.v));
 	for (size_t i = 0; i < n; i++) {
@@ -214,6 +318,10 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 		b.v[i].tag = v[i].tag;
 		b.v[i].reverted_by = PV_NONE;
 		read_commit(&b, &b.v[i], msg);
+		/* a revert carries nothing; one naming no upstream may still carry one */
+		if (pids && msg && !b.v[i].nnamed && b.v[i].reverts == PV_NONE &&
+		    !b.v[i].reverts_subject)
+			by_patchid(&b, &b.v[i]);
 		free(msg);
 	}
 	/* every subject is known now: the reverts that name only one */
@@ -244,6 +352,8 @@ void backmap_compute(struct backport_map *m, struct dag *dag, const struct tag_t
 	}
 	free(b.v);
 	free(b.rank);
+	for (size_t k = 0; k < b.nbases; k++)
+		free(b.in_base[k]);
 	memset(m, 0, sizeof(*m));
 	m->v = m->own = b.out;
 	m->nr = b.nout;

@@ -197,7 +197,7 @@ static char *index_ident(git_repository *repo)
 static void build_index(struct history *h, const char *ident, const char *glob,
 			enum history_index_state state)
 {
-	indexer_build(&h->ix, &h->dag, &h->tags, ident, glob);
+	indexer_build(&h->ix, &h->dag, &h->tags, ident, glob, h->patch_id, h);
 	/* this run's path walks skip commits by the top masks just computed */
 	h->dag.topmask = h->ix.dag.topmask;
 	h->dag.topmask_nr = h->ix.dag.nr;
@@ -298,6 +298,7 @@ int history_open(struct history *h, const struct history_opts *opts)
 	open_graph(&h->graph, h->repo, &h->dag);
 	h->dag.graph = &h->graph;
 	h->release_glob = xstrdup(opts->release_glob);
+	h->patch_id = opts->patch_id;
 	shallow = git_repository_is_shallow(h->repo) == 1;
 	replaced = replace_map_active(&h->dag.replaced);
 	for (size_t i = 0; i < h->dag.replaced.nwarnings; i++)

@@ -216,29 +216,39 @@ static char *read_message(void *dag, uint32_t commit)
 
 /*
  * The backport map of every commit first released in a stable tag: their
- * messages are read (2.6.34.y and 2.6.35.y: 800 of 211k commits), nothing
- * else.  A later run's questions about any commit then need no message.
+ * messages are read (2.6.34.y and 2.6.35.y: 800 of 211k commits), and for
+ * the few naming no upstream commit (14 there) their patch-id is looked
+ * for among the others (patch_id NULL: not).  A later run's questions
+ * about any commit then need no message and no diff.
  */
 static void stable_backports(struct backport_map *m, const struct dag *dag,
-			     const struct tag_table *t, const uint32_t *first)
+			     const struct tag_table *t, const uint32_t *first,
+			     backmap_patchid_fn patch_id, void *ctx)
 {
 	struct backmap_commit *v = NULL;
+	bool *upstream_ok = xcalloc((size_t)dag->nr + 1, 1);
+	struct backmap_patchids pids = { patch_id, ctx, upstream_ok };
 	size_t n = 0, alloc = 0;
 
 	for (uint32_t i = 0; i < dag->nr; i++) {
-		if (first[i] == PV_NONE || !kver_is_stable(&t->v[first[i]].ver))
+		if (first[i] == PV_NONE || !kver_is_stable(&t->v[first[i]].ver)) {
+			upstream_ok[i] = true;
 			continue;
+		}
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
 		v[n].commit = i;
 		v[n++].tag = first[i];
 	}
-	/* reading messages changes no commit of the DAG */
-	backmap_compute(m, (struct dag *)dag, t, v, n, read_message, (void *)dag);
+	/* reading messages and diffs changes no commit of the DAG */
+	backmap_compute(m, (struct dag *)dag, t, v, n, read_message, (void *)dag,
+			patch_id ? &pids : NULL);
+	free(upstream_ok);
 	free(v);
 }
 
 void indexer_build(struct relindex *ix, const struct dag *dag,
-		   const struct tag_table *t, const char *ident, const char *glob)
+		   const struct tag_table *t, const char *ident, const char *glob,
+		   backmap_patchid_fn patch_id, void *ctx)
 {
 	struct backport_map bp;
 	int64_t start = now_msec();
@@ -252,6 +262,8 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	struct namewalk nr;
 	int64_t *min_desc;
 	uint64_t *topmask;
+	const uint64_t *had_mask;
+	uint32_t had_mask_nr;
 	char *pool;
 
 	for (size_t i = 0; i < t->nr; i++)
@@ -272,7 +284,14 @@ void indexer_build(struct relindex *ix, const struct dag *dag,
 	d.first = first;
 	d.names = names;
 	d.segs = segs;
-	stable_backports(&bp, dag, t, first);
+	/* the patch-id search walks paths: by the top masks just computed */
+	had_mask = dag->topmask;
+	had_mask_nr = dag->topmask_nr;
+	((struct dag *)dag)->topmask = topmask;
+	((struct dag *)dag)->topmask_nr = dag->nr;
+	stable_backports(&bp, dag, t, first, patch_id, ctx);
+	((struct dag *)dag)->topmask = had_mask;
+	((struct dag *)dag)->topmask_nr = had_mask_nr;
 	d.backports = bp.v;
 	d.nbackports = (uint32_t)bp.nr;
 	d.bpnotes = bp.notes;

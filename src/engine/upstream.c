@@ -67,7 +67,9 @@ static bool match_line(const char *p, const char *eol, char hex[41])
 		p++;
 	if (!strncasecmp(p, "upstream commit", 15) && isspace((unsigned char)p[15]))
 		return read_sha(skip_wrap(p + 15), hex) > 0;
-	if (!strncasecmp(p, "cherry picked from commit", 25) && isspace((unsigned char)p[25]))
+	/* git's "(cherry picked from commit X)", and as KVM's 2.6.34.1 backports wrote it */
+	if ((!strncasecmp(p, "cherry picked from commit", 25) ||
+	     !strncasecmp(p, "cherry-picked from commit", 25)) && isspace((unsigned char)p[25]))
 		return read_sha(skip_wrap(p + 25), hex) > 0;
 	if (!strncasecmp(p, "commit ", 7)) {
 		const char *q = skip_spaces(p + 7);

@@ -24,11 +24,6 @@
 
 #define ON_BRANCH BACKMAP_ON_BRANCH  /* in the series' branch, in no tag yet */
 
-struct pid_entry {
-	git_oid pid;
-	uint32_t commit;
-};
-
 /* One stable series: vX.Y, its tags and branch, and what they carry. */
 struct stable_series {
 	char name[32];
@@ -38,10 +33,9 @@ struct stable_series {
 	char *tip_name;
 	bool *in_base;              /* ancestors of vX.Y */
 	uint32_t *first_tag;        /* per commit: first series tag with it, PV_NONE, ON_BRANCH */
-	uint32_t *by_upstream;      /* per commit: the stable commit naming it upstream */
+	uint32_t nr;                /* commits first_tag covers */
+	uint32_t *by_upstream;      /* per commit: the series' earliest commit carrying it */
 	bool *reverted;             /* per commit: a commit of the series reverts it */
-	struct pid_entry *pids;     /* stable commits by patch-id */
-	size_t npids;
 	git_tree *tip_tree;
 	struct preimage_texts base_texts;   /* vX.Y's files read so far */
 };
@@ -50,16 +44,12 @@ struct audit {
 	struct history *h;
 	const struct audit_opts *o;
 	struct contain c;
+	struct carriers carriers;         /* what the stable lines carry */
 	struct stable_series *s;
 	size_t ns;
 	struct audit_row *rows;           /* newest first */
 	size_t nrows;
 };
-
-static int cmp_pid(const void *a, const void *b)
-{
-	return git_oid_cmp(&((const struct pid_entry *)a)->pid, &((const struct pid_entry *)b)->pid);
-}
 
 /* Assign every commit reachable from start, not in vX.Y, not yet assigned, to tag. */
 static void assign(struct stable_series *s, struct dag *dag, uint32_t start, uint32_t tag)
@@ -174,6 +164,7 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	s->in_base = dag_ancestors(dag, &s->base, 1);
 	/* the DAG has vX.Y's tree already: no commit to read */
 	preimage_texts_init(&s->base_texts, a->h->repo, &dag->trees[s->base]);
+	s->nr = dag->nr;
 	s->first_tag = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->first_tag));
 	for (uint32_t i = 0; i <= dag->nr; i++)
 		s->first_tag[i] = PV_NONE;
@@ -205,58 +196,47 @@ static int open_series(struct audit *a, struct stable_series *s, const char *nam
 	return 0;
 }
 
+/* Is commit one of the series' (a tag's, or its branch's queue)? */
+static bool in_series(const struct stable_series *s, uint32_t commit)
+{
+	return commit < s->nr && s->first_tag[commit] != PV_NONE;
+}
+
 /*
- * What the series' own commits say (backscan.h): the upstream commit each
- * carries, the reverts within the series (by id, or by the subject stable's
- * reverts quote), and the patch-ids of all, for backports naming none.
- * The branch's commits no tag has reached are read with the tags' ones.
+ * What the series carries: the history's carriers (carriers.h, the
+ * triage's and the query's map) whose stable commit is one of the series'
+ * (its tags', or its branch's queue), and which of those the series
+ * reverted.
  */
 static void index_series(struct audit *a, struct stable_series *s)
 {
 	struct dag *dag = &a->h->dag;
-	struct backmap_commit *v = NULL;
-	struct backport_map m;
-	size_t alloc = 0, n = 0, nalloc = 0;
+	const struct backport_map *maps[2] = { &a->carriers.tagged, &a->carriers.queued };
 
 	s->by_upstream = xmalloc(((size_t)dag->nr + 1) * sizeof(*s->by_upstream));
 	s->reverted = xcalloc((size_t)dag->nr + 1, sizeof(*s->reverted));
 	for (uint32_t i = 0; i <= dag->nr; i++)
 		s->by_upstream[i] = PV_NONE;
-	for (uint32_t c = 0; c < dag->nr; c++) {
-		git_oid pid;
-
-		if (s->first_tag[c] == PV_NONE)
-			continue;
-		v = xgrow(v, &nalloc, n + 1, sizeof(*v));
-		v[n].commit = c;
-		v[n++].tag = s->first_tag[c];
-		if (patch_id_of_commit(a->h->repo, &dag->oids[c], &pid)) {
-			s->pids = xgrow(s->pids, &alloc, s->npids + 1, sizeof(*s->pids));
-			s->pids[s->npids].pid = pid;
-			s->pids[s->npids++].commit = c;
+	for (size_t m = 0; m < 2; m++)
+		for (size_t i = 0; i < maps[m]->nreverts; i++)
+			if (in_series(s, maps[m]->reverts[i].commit))
+				s->reverted[maps[m]->reverts[i].commit] = true;
+	/* the earliest backport of each upstream commit the series has not reverted,
+	 * else the earliest (each map is in version order, the queue after the tags) */
+	for (size_t m = 2; m-- > 0;)
+		for (size_t i = maps[m]->nr; i-- > 0;) {
+			const struct backport *b = &maps[m]->v[i];
+			uint32_t *at = &s->by_upstream[b->upstream];
+			if (in_series(s, b->commit) &&
+			    (*at == PV_NONE || s->reverted[*at] || !s->reverted[b->commit]))
+				*at = b->commit;
 		}
-	}
-	backmap_compute(&m, dag, &a->h->tags, v, n, backport_message, a->h);
-	/* the earliest backport of each upstream commit (m is in version order) */
-	for (size_t i = m.nr; i-- > 0;)
-		s->by_upstream[m.v[i].upstream] = m.v[i].commit;
-	for (size_t i = 0; i < m.nreverts; i++)
-		s->reverted[m.reverts[i].commit] = true;
-	backport_map_free(&m);
-	free(v);
-	if (s->npids > 1)
-		qsort(s->pids, s->npids, sizeof(*s->pids), cmp_pid);
 }
 
-static bool in_pids(const struct stable_series *s, const git_oid *pid, uint32_t *commit)
+/* Does the series' c carry upstream commit u by patch-id, naming no upstream? */
+static bool by_patchid(const struct audit *a, uint32_t c, uint32_t u)
 {
-	struct pid_entry key, *e;
-
-	key.pid = *pid;
-	e = s->npids ? bsearch(&key, s->pids, s->npids, sizeof(*s->pids), cmp_pid) : NULL;
-	if (e)
-		*commit = e->commit;
-	return e != NULL;
+	return carriers_by_patchid(&a->carriers, a->h, c, u);
 }
 
 /* The series tag that first has commit, or its branch. */
@@ -267,24 +247,16 @@ static const char *tag_of(const struct audit *a, const struct stable_series *s, 
 }
 
 /*
- * The series' commit carrying commit, not reverted since: its upstream line
- * names it, else (*by_pid) it has its patch-id.  PV_NONE if none.
+ * The series' commit carrying commit, not reverted since (*by_pid: found
+ * by patch-id).  PV_NONE if none.
  */
 static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_t commit,
 			       bool *by_pid)
 {
 	uint32_t c = s->by_upstream[commit];
-	git_oid pid;
 
-	*by_pid = false;
-	if (c != PV_NONE && !s->reverted[c])
-		return c;
-	if (patch_id_of_commit(a->h->repo, &a->h->dag.oids[commit], &pid) &&
-	    in_pids(s, &pid, &c) && !s->reverted[c]) {
-		*by_pid = true;
-		return c;
-	}
-	return PV_NONE;
+	*by_pid = c != PV_NONE && by_patchid(a, c, commit);
+	return c != PV_NONE && !s->reverted[c] ? c : PV_NONE;
 }
 
 /*
@@ -360,16 +332,13 @@ static void judge_needed(struct audit *a, struct stable_series *s, const struct 
 static void judge_present(const struct audit *a, const struct stable_series *s,
 			  const struct audit_row *r, struct audit_cell *cell)
 {
-	uint32_t c;
+	uint32_t c = s->by_upstream[r->commit];
 
 	cell->present = PV_NONE;
 	/* a backport the series reverted is not there any more */
-	if (s->by_upstream[r->commit] != PV_NONE && !s->reverted[s->by_upstream[r->commit]]) {
-		cell->present = s->by_upstream[r->commit];
-		cell->present_how = "upstream line";
-	} else if (r->has_pid && in_pids(s, &r->pid, &c) && !s->reverted[c]) {
+	if (c != PV_NONE && !s->reverted[c]) {
 		cell->present = c;
-		cell->present_how = "patch-id";
+		cell->present_how = by_patchid(a, c, r->commit) ? "patch-id" : "upstream line";
 	}
 	if (cell->present != PV_NONE)
 		cell->present_since = tag_of(a, s, cell->present);
@@ -748,11 +717,11 @@ static void free_audit(struct audit *a)
 		free(s->first_tag);
 		free(s->by_upstream);
 		free(s->reverted);
-		free(s->pids);
 		git_tree_free(s->tip_tree);
 		preimage_texts_free(&s->base_texts);
 	}
 	free(a->s);
+	carriers_close(&a->carriers);
 	contain_free(&a->c);
 }
 
@@ -781,6 +750,8 @@ int audit_run(struct audit_result *out, struct history *h, const struct audit_op
 	}
 	if (!ret && !a.ns)
 		ret = pv_error_set(PV_EINVALID, "'%s' names no series", o->series);
+	if (!ret)
+		ret = carriers_open(&a.carriers, h, &a.c, NULL, 0, NULL, 0);
 	for (size_t k = 0; !ret && k < a.ns; k++)
 		index_series(&a, &a.s[k]);
 	if (!ret)

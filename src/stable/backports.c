@@ -11,10 +11,30 @@
 #include "patchver/engine/treepath.h"
 #include "patchver/engine/upstream.h"
 #include "patchver/stable/backports.h"
+#include "patchver/stable/patch.h"
 
 char *backport_message(void *h, uint32_t commit)
 {
 	return history_message(h, commit);
+}
+
+bool backport_patch_id(void *ctx, uint32_t commit, git_oid *out)
+{
+	struct history *h = ctx;
+
+	return patch_id_of_commit(h->repo, &h->dag.oids[commit], out);
+}
+
+bool *backport_upstream_ok(struct history *h, struct contain *c, const bool *queue)
+{
+	bool *ok = xcalloc((size_t)h->dag.nr + 1, 1);
+
+	for (uint32_t i = 0; i < h->dag.nr; i++) {
+		uint32_t tag = h->dag.loaded[i] ? contain_first_release(c, i) : PV_NONE;
+		ok[i] = h->dag.loaded[i] && !(queue && queue[i]) &&
+			(tag == PV_NONE || !kver_is_stable(&h->tags.v[tag].ver));
+	}
+	return ok;
 }
 
 static bool touches_any(struct treepath_cache *caches, size_t n, const struct dag *dag,
@@ -35,6 +55,8 @@ int backport_map_build(struct backport_map *m, struct history *h, struct contain
 	size_t n = 0, alloc = 0;
 	struct dag *dag = &h->dag;
 	struct treepath_cache *caches;
+	struct backmap_patchids pids = { backport_patch_id, h, NULL };
+	bool *upstream_ok;
 
 	if (h->have_ix) {
 		relindex_backports(&h->ix, m);
@@ -55,7 +77,10 @@ int backport_map_build(struct backport_map *m, struct history *h, struct contain
 		v[n].commit = i;
 		v[n++].tag = tag;
 	}
-	backmap_compute(m, dag, &h->tags, v, n, backport_message, h);
+	upstream_ok = backport_upstream_ok(h, c, NULL);
+	pids.upstream_ok = upstream_ok;
+	backmap_compute(m, dag, &h->tags, v, n, backport_message, h, &pids);
+	free(upstream_ok);
 	free(v);
 	for (size_t k = 0; k < npaths; k++)
 		treepath_free(&caches[k]);

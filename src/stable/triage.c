@@ -105,7 +105,7 @@ static void mark_carried(struct contain *c, const struct triage *t, uint32_t com
 			 bool *set, uint32_t *via)
 {
 	size_t nb;
-	const struct backport *b = backport_map_of(&t->stable, commit, &nb);
+	const struct backport *b = backport_map_of(&t->carriers.tagged, commit, &nb);
 
 	mark_unreverted(c, commit, PV_NONE, set, via);
 	for (size_t i = 0; i < c->h->tags.nr + 1; i++)
@@ -189,9 +189,9 @@ static void build_series(struct triage_group *g, const struct triage *t,
 				s->intro_tag = tag;
 				s->intro_backport = intro_via[tag];
 				s->intro_upstream = intro_of[tag];
-				for (size_t x = 0; x < t->nintro_extra; x++)
-					s->intro_by_patchid |= intro_via[tag] != PV_NONE &&
-						t->intro_extra[x].commit == intro_via[tag];
+				s->intro_by_patchid = intro_via[tag] != PV_NONE &&
+					carriers_by_patchid(&t->carriers, h, intro_via[tag],
+							    intro_of[tag]);
 				s->together = fixed[tag] && tag != base;
 			}
 			/* the fix's backport in a stable tag the culprit has not reached */
@@ -409,8 +409,7 @@ static void mark_fixed(const struct triage *t, struct contain *c, bool *fixed)
 	for (size_t k = 0; k < t->ntwins; k++)
 		mark_tags(c, t->twins[k], fixed);
 	for (size_t b = 0; b < t->nbackports; b++)
-		mark_unreverted(c, t->backports[b],
-				backport_map_revert_of(&t->stable, t->backports[b]), fixed, NULL);
+		mark_unreverted(c, t->backports[b], carriers_revert_of(&t->carriers, t->backports[b]), fixed, NULL);
 }
 
 /*
@@ -427,8 +426,8 @@ static int stable_map(struct triage *t, struct history *h, struct contain *c)
 	for (size_t gi = 0; gi < t->ngroups; gi++)
 		for (size_t k = 0; k < t->groups[gi].nintro; k++)
 			commits[n++] = t->ev.v[t->groups[gi].intro[k]].commit;
-	ret = backport_map_for(&t->stable, h, c, commits, n,
-			       (const char *const *)t->fixp.paths, t->fixp.npaths);
+	ret = carriers_open(&t->carriers, h, c, commits, n,
+			    (const char *const *)t->fixp.paths, t->fixp.npaths);
 	free(commits);
 	return ret;
 }
@@ -443,42 +442,27 @@ static bool named_before(const struct triage *t, size_t gi, size_t k, uint32_t u
 	return false;
 }
 
-/*
- * The introducers' backports the map lacks: those naming no upstream
- * commit, by patch-id among the stable commits changing their files (read
- * only now, for these few commits), and those queued on a stable branch.
- */
-static void find_intro_extra(struct triage *t, struct history *h, struct contain *c)
+/* The introducers' backports queued on a stable branch (tag PV_NONE). */
+static void find_intro_extra(struct triage *t)
 {
 	size_t alloc = 0;
 
 	for (size_t gi = 0; gi < t->ngroups; gi++)
 		for (size_t k = 0; k < t->groups[gi].nintro; k++) {
-			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit, *found = NULL;
-			struct patch files = { 0 };
-			size_t n = 0;
-
-			/* each introducer once, though several groups may name it; its
-			 * files only: the patch is read if a stable commit may be its backport */
-			if (named_before(t, gi, k, u) || !backport_files(h, u, &files.paths, &files.npaths))
+			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit;
+			size_t n;
+			const struct backport *q;
+			/* each introducer once, though several groups may name it */
+			if (named_before(t, gi, k, u) || !(q = backport_map_of(&t->carriers.queued, u, &n)))
 				continue;
-			n = match_backports(h, c, &t->stable, t->queue, u, &files, true, &found);
+			t->intro_extra = xgrow(t->intro_extra, &alloc, t->nintro_extra + n,
+					       sizeof(*t->intro_extra));
 			for (size_t x = 0; x < n; x++) {
-				struct backport *b;
-				t->intro_extra = xgrow(t->intro_extra, &alloc, t->nintro_extra + 1,
-						       sizeof(*b));
-				b = &t->intro_extra[t->nintro_extra++];
-				b->upstream = u;
-				b->commit = found[x];
-				b->tag = contain_first_release(c, found[x]);
-				b->revert = backport_map_revert_of(&t->stable, found[x]);
-				b->revert_tag = b->revert == PV_NONE ? PV_NONE :
-						contain_first_release(c, b->revert);
+				struct backport *b = &t->intro_extra[t->nintro_extra++];
+				*b = q[x];
+				b->tag = PV_NONE;
+				b->revert_tag = b->revert == PV_NONE ? PV_NONE : BACKMAP_ON_BRANCH;
 			}
-			free(found);
-			for (size_t x = 0; x < files.npaths; x++)
-				free(files.paths[x]);
-			free(files.paths);
 		}
 }
 
@@ -512,8 +496,11 @@ static bool released(void *ctx, uint32_t commit)
 	if (fixclass_released_before(&rc->h->tags, contain_first_release(rc->c, commit),
 				     rc->t->fix_first))
 		return true;
-	backport_map_of(&rc->t->stable, commit, &n);
-	return n > 0;
+	const struct backport *q;
+	size_t nq;
+
+	carriers_records(&rc->t->carriers, commit, &n, &q, &nq);
+	return n + nq > 0;
 }
 
 /* Is it a fix?  Read after the backport map, which a culprit's word may need. */
@@ -606,12 +593,10 @@ int triage_run_given(struct triage *t, struct history *h, struct contain *c, uin
 	}
 	if ((ret = stable_map(t, h, c)))
 		return ret;
-	t->queue = backport_queue(h, c);
-	t->nbackports = match_backports(h, c, &t->stable, t->queue, fix, &t->fixp, false,
-					&t->backports);
+	t->nbackports = carriers_of(&t->carriers, fix, &t->backports);
 	t->backport_first = first_stable_backport(t, h, c);
 	t->ntwins = match_twins(h, c, fix, &t->fixp, &t->twins);
-	find_intro_extra(t, h, c);
+	find_intro_extra(t);
 	fixed = xcalloc(h->tags.nr + 1, 1);
 	mark_fixed(t, c, fixed);
 	for (size_t i = 0; i < t->ngroups; i++)
@@ -722,8 +707,7 @@ void triage_free(struct triage *t)
 	free(t->backports);
 	free(t->twins);
 	free(t->intro_extra);
-	free(t->queue);
-	backport_map_free(&t->stable);
+	carriers_close(&t->carriers);
 	for (size_t i = 0; i < t->ngroups; i++)
 		triage_group_free(&t->groups[i]);
 	free(t->groups);

@@ -242,7 +242,7 @@ static void fuzz_merge_adapt(git_repository *repo)
 int main(int argc, char **argv)
 {
 	struct history h;
-	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false };
+	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false, NULL };
 
 	git_libgit2_init();
 	if (history_open(&h, &o) != 0)

@@ -75,7 +75,7 @@ int main(void)
 		v[i - S1].commit = idx[i];
 		v[i - S1].tag = BACKMAP_ON_BRANCH;
 	}
-	backmap_compute(&m, &dag, &tags, v, 6, message, NULL);
+	backmap_compute(&m, &dag, &tags, v, 6, message, NULL, NULL);
 
 	/* an abbreviated id two commits share: no entry, said */
 	notes = backport_map_notes(&m, idx[S1], &n);

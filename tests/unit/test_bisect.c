@@ -108,7 +108,7 @@ static bool reaches(struct dag *dag, uint32_t b, uint32_t a, bool *seen)
 static void commits(const char *repo_path)
 {
 	struct history h;
-	struct history_opts ho = { repo_path, "v[0-9]*", HISTORY_INDEX_OFF, false, false };
+	struct history_opts ho = { repo_path, "v[0-9]*", HISTORY_INDEX_OFF, false, false, NULL };
 	struct dag_oracle o;
 	bool *seen;
 	size_t tried = 0, merges_crossed = 0;

@@ -17,7 +17,7 @@
 int main(int argc, char **argv)
 {
 	struct history h;
-	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false };
+	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false, NULL };
 	size_t changed = 0, unchanged = 0, ruled_out = 0, nfilters = 0;
 	struct tree_change *prev = NULL;
 	int nprev = 0;

@@ -100,7 +100,7 @@ static void check_commit(struct history *h, const char *repo, uint32_t c, uint32
 int main(int argc, char **argv)
 {
 	struct history h;
-	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false };
+	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_OFF, false, false, NULL };
 	unsigned step = argc > 2 ? (unsigned)atoi(argv[2]) : 1, seen = 0;
 	size_t commits = 0, lines = 0;
 

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 {
 	const char *repo = argc > 1 ? argv[1] : ".";
 	struct history h;
-	struct history_opts o = { repo, "*", HISTORY_INDEX_OFF, false, false };
+	struct history_opts o = { repo, "*", HISTORY_INDEX_OFF, false, false, NULL };
 
 	git_libgit2_init();
 	if (history_open(&h, &o) != 0)

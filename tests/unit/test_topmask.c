@@ -39,7 +39,7 @@ static int compare(const struct history *h, const char *hex, uint64_t want)
 int main(int argc, char **argv)
 {
 	struct history h;
-	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_BUILD, false, false };
+	struct history_opts o = { argc > 1 ? argv[1] : ".", "v[0-9]*", HISTORY_INDEX_BUILD, false, false, NULL };
 	char *cmd, line[4096], hex[GIT_OID_HEXSZ + 1] = "";
 	size_t compared = 0, listed = 0;
 	uint64_t want = 0;

@@ -19,6 +19,9 @@ int main(void)
 	CHECK_STR(ref("x\n\nbody\n(cherry picked from commit 3e297b613491f0d4928aa652a2cd266aa06dc409)\n"),
 		  "3e297b613491f0d4928aa652a2cd266aa06dc409");
 	CHECK_STR(ref("  commit 3e297b6134 upstream\n"), "3e297b6134");
+	/* 2.6.34.1's KVM backports (87557bf5f6a9) */
+	CHECK_STR(ref("x\n\n(Cherry-picked from commit 0d945bd9351199744c1e89d57a70615b6ee9f394)\n"),
+		  "0d945bd9351199744c1e89d57a70615b6ee9f394");
 	/* not references */
 	CHECK_STR(ref("Fix the commit 3e297b6134 regression\n"), "");
 	CHECK_STR(ref("commit 3e297b upstream.\n"), "");          /* too short */

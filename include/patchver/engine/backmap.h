@@ -21,8 +21,10 @@
  * backscan.h computes it.  The release index holds the map of every
  * commit a stable tag reaches (indexer.c); the stable layer computes one for commits no tag reaches
  * yet (a stable branch's queue), or when there is no index.  Backports
- * that name no upstream commit are not here: match.c finds them by
- * patch-id, against the commits touching the same files.
+ * that name no upstream commit of this history are here too, found by
+ * patch-id (backscan.h), with a note saying so: whoever asks "which stable
+ * commits carry X" (the query, the triage, the audit, the CVE record)
+ * reads one answer.
  */
 #define BACKMAP_ON_BRANCH (PV_NONE - 1)   /* a commit no stable tag has reached */
 
@@ -40,6 +42,7 @@ enum backport_problem {
 	BACKPORT_AMBIGUOUS_ID,      /* an abbreviated id several commits start with */
 	BACKPORT_NAMES_ITSELF,      /* the commit's own id */
 	BACKPORT_SEVERAL,           /* more than one upstream commit: each counted */
+	BACKPORT_BY_PATCHID,        /* names none: carries hex's commit by patch-id */
 };
 
 struct backport_note {
@@ -86,6 +89,10 @@ const struct backport *backport_map_of_checked(const struct backport_map *m, uin
 /* The notes on commit's message: *n of them from the returned one (NULL: none). */
 const struct backport_note *backport_map_notes(const struct backport_map *m, uint32_t commit,
 					       size_t *n);
+
+/* Was stable commit found carrying upstream by patch-id (names no upstream)? */
+bool backport_map_by_patchid(const struct backport_map *m, uint32_t commit,
+			     const git_oid *upstream);
 
 /* The stable commit reverting commit on its line, or PV_NONE. */
 uint32_t backport_map_revert_of(const struct backport_map *m, uint32_t commit);

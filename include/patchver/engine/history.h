@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <git2.h>
 
+#include "patchver/engine/backscan.h"
 #include "patchver/engine/cgraph.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/relindex.h"
@@ -56,6 +57,7 @@ struct history {
 	 */
 	bool ix_refs_known;
 	bool branches_loaded;       /* history_load_branches() ran */
+	backmap_patchid_fn patch_id;    /* history_opts' */
 };
 
 struct history_opts {
@@ -76,6 +78,13 @@ struct history_opts {
 	 * 1 GiB that leaves a kernel's whole pack resident.
 	 */
 	bool scan_pack;
+	/*
+	 * The patch-id of a commit (its ctx: the history), for the stable
+	 * backports naming no upstream commit an index keeps (backscan.h):
+	 * the stable layer's, given here by whoever opens the history.  NULL:
+	 * an index built by this run holds only the named ones.
+	 */
+	backmap_patchid_fn patch_id;
 };
 
 /*

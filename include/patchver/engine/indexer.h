@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 
+#include "patchver/engine/backscan.h"
 #include "patchver/engine/dag.h"
 #include "patchver/engine/relindex.h"
 #include "patchver/engine/tags.h"
@@ -23,8 +24,11 @@ uint32_t *indexer_first_releases(const struct dag *dag, const struct tag_table *
 /*
  * The index image of dag (whose every commit a tag reaches) and its tags,
  * for the repository ident; t's releases follow the release glob glob.
+ * patch_id(ctx, ...) finds the stable backports naming no upstream commit
+ * (backscan.h; NULL: the map holds the named ones only).
  */
 void indexer_build(struct relindex *ix, const struct dag *dag,
-		   const struct tag_table *t, const char *ident, const char *glob);
+		   const struct tag_table *t, const char *ident, const char *glob,
+		   backmap_patchid_fn patch_id, void *ctx);
 
 #endif

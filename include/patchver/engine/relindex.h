@@ -21,7 +21,7 @@
  * records in dense-id order, each 8-byte aligned.  Readers validate it
  * all before use: a file that fails any check is not used.
  */
-#define RELINDEX_VERSION 6
+#define RELINDEX_VERSION 7   /* 7: backports found by patch-id */
 
 struct relindex_name {          /* a commit's uncut name-rev name */
 	uint32_t seg;           /* 0: none */

@@ -64,4 +64,14 @@ bool backport_upstream_of(struct history *h, struct contain *c, uint32_t commit,
 /* The message of commit in h, for backmap_compute(). */
 char *backport_message(void *h, uint32_t commit);
 
+/* The patch-id of commit in h (git patch-id --stable), for backmap_compute(). */
+bool backport_patch_id(void *h, uint32_t commit, git_oid *out);
+
+/*
+ * Which commits may be the upstream ones stable commits carry (a mask of
+ * dag.nr + 1): every loaded commit that no stable tag released and no
+ * stable branch queues (queue: backport_queue(), or NULL for none).
+ */
+bool *backport_upstream_ok(struct history *h, struct contain *c, const bool *queue);
+
 #endif

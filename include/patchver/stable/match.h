@@ -12,8 +12,8 @@
 /*
  * Finding a patch in history: the commits with its patch-id among those
  * that touch its files (as b4 and stable-tools do), else the commits with
- * its subject, a weaker match.  And the reverse for a fix: the stable
- * backports of it, by their "upstream" lines or by patch-id.
+ * its subject, a weaker match.  (A fix's stable backports are the backport
+ * map's, backmap.h: named or by patch-id.)
  */
 enum match_kind { MATCH_NONE, MATCH_PATCHID, MATCH_SUBJECT };
 
@@ -37,20 +37,6 @@ int match_range(struct history *h, const char *range, bool **mask);
 void match_free(struct match *m);
 
 const char *match_kind_name(enum match_kind k);
-
-/*
- * Commits on stable tags or branches that carry commit (not commit
- * itself): those the backport map m names as its backports, and among the
- * commits changing p's files, those of a stable branch's queue (queue:
- * backport_queue()) whose message names it and those of the stable lines
- * and queues with its patch-id (p: commit's patch,
- * or only its paths: the patch is then read if a candidate needs it).
- * beyond_map: only those m does not list (the queue's and the patch-id
- * ones).  In commit order.
- */
-size_t match_backports(struct history *h, struct contain *c, const struct backport_map *m,
-		       const bool *queue, uint32_t commit, const struct patch *p, bool beyond_map,
-		       uint32_t **out);
 
 /*
  * Mainline's twins of commit: commits a mainline release carries, not

@@ -8,6 +8,7 @@
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
 #include "patchver/stable/backports.h"
+#include "patchver/stable/carriers.h"
 #include "patchver/stable/evidence.h"
 #include "patchver/stable/evidence_mode.h"
 #include "patchver/stable/fixblame.h"
@@ -60,14 +61,11 @@ struct triage {
 	struct fixblame blame;          /* per line, for the groups */
 	uint32_t *backports;
 	size_t nbackports;
-	struct backport_map stable;         /* what the stable lines carry (backports.h) */
-	/*
-	 * The introducers' backports the map lacks: found by patch-id, or on
-	 * a stable branch no tag has reached (tag PV_NONE: queued).
-	 */
+	/* what the stable lines carry, for the files in question (carriers.h) */
+	struct carriers carriers;
+	/* the introducers' backports queued on a stable branch no tag has reached (tag PV_NONE) */
 	struct backport *intro_extra;
 	size_t nintro_extra;
-	bool *queue;                        /* the stable branches' queues (backports.h) */
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	uint32_t *twins;                    /* mainline's copies of the fix (match_twins) */
 	size_t ntwins;
