@@ -18,7 +18,7 @@ import sys
 
 UPSTREAM = re.compile(r'(?:^commit ([0-9a-f]{12,40}) upstream\.?$'
                       r'|\[ ?upstream commit ([0-9a-f]{12,40}) ?\]'
-                      r'|\(cherry picked from commit ([0-9a-f]{12,40})\))', re.I | re.M)
+                      r'|\(cherry.picked from commit ([0-9a-f]{12,40})\))', re.I | re.M)
 
 
 def git(repo, *args):

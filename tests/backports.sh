@@ -275,12 +275,16 @@ expect_eq "$(bp none "${C[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" 
 expect_eq "$(bp none "${F[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10: ... for each"
 "$PATCHVER" -C "$r" --index >/dev/null 2>&1 || fail "--index"
 expect_eq "$(bp quick "${C[10]}")" "2.6.30.y: backport ${B10:0:12} in v2.6.30.4" "sha 10 (index alone)"
-expect_eq "$(bp quick "${C[7]}")" "2.6.30.y: backport ${B7:0:12} in v2.6.30.4" \
-	"sha 7 (index alone): no upstream line, the index found it by patch-id"
-expect_eq "$(bp none "${C[7]}")" "2.6.30.y: backport ${B7:0:12} in v2.6.30.4" "sha 7: ... as the history does"
-expect_eq "$(bp noindex "${C[7]}")" "2.6.30.y: backport ${B7:0:12} in v2.6.30.4" "sha 7: ... and --no-index"
-expect_eq "$(bp quick "${F[9]}")" "2.6.30.y: backport ${BF9:0:12} in v2.6.30.4" \
+want7="2.6.30.y: backport ${B7:0:12} in v2.6.30.4 (same patch-id, names no upstream)"
+expect_eq "$(bp quick "${C[7]}")" "$want7" "sha 7 (index alone): no upstream line, the index found it by patch-id"
+expect_eq "$(bp none "${C[7]}")" "$want7" "sha 7: ... as the history does"
+expect_eq "$(bp noindex "${C[7]}")" "$want7" "sha 7: ... and --no-index"
+expect_eq "$(bp quick "${F[9]}")" "2.6.30.y: backport ${BF9:0:12} in v2.6.30.4 (same patch-id, names no upstream)" \
 	"sha F9 (index alone): names an id that is no commit, found by patch-id"
+expect_eq "$(PATCHVER_QUICK=require "$PATCHVER" -C "$r" --json "${C[7]}" | jq -r '.results[0].backports[] | "\(.commit) \(.found_by)"')" \
+	"$B7 patch-id" "sha 7: JSON found_by"
+expect_eq "$(PATCHVER_QUICK=off "$PATCHVER" -C "$r" --json "${C[1]}" | jq -r '.results[0].backports[] | "\(.commit) \(.found_by)"')" \
+	"$B1 upstream line" "sha 1: JSON found_by"
 expect_eq "$(bp quick "${C[1]}")" "$want1" "sha 1 (index alone)"
 expect_eq "$(bp quick "${C[3]}")" "$want3" "sha 3 (index alone)"
 expect_eq "$(bp quick "${C[6]}")" "$want6" "sha 6 (index alone)"

@@ -90,6 +90,14 @@ static int h_backports(void *self, uint32_t commit, const struct backport **b, s
 	return 0;
 }
 
+static int h_by_patchid(void *self, uint32_t stable, uint32_t upstream, bool *yes)
+{
+	struct full_reporter *r = self;
+
+	*yes = backport_map_by_patchid(&r->map, stable, &r->h->dag.oids[upstream]);
+	return 0;
+}
+
 static int h_upstream(void *self, const char *hex, uint32_t *commit, git_oid *oid,
 		      uint32_t *first)
 {
@@ -108,7 +116,7 @@ static void compute(struct full_reporter *r, const char *spec, struct answer *a)
 {
 	const struct query_source src = {
 		&r->h->tags, r, h_resolve, h_first_release, h_name, h_tag_name, h_message,
-		h_containing, h_backports, h_upstream,
+		h_containing, h_backports, h_by_patchid, h_upstream,
 	};
 
 	query_answer(&src, report_wants(r->out.opts->mode), spec, a);

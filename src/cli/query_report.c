@@ -128,7 +128,8 @@ static void print_backports(struct reporter *r, const struct answer *a)
 		const struct answer_backport *b = &a->backports[i];
 		backport_series(r, b, series, sizeof(series));
 		oid_to_hex(hex, sizeof(hex), b->commit.id);
-		printf("%s %s.y: backport %s in %s", i ? ";" : "", series, hex, tag_text(r, b->tag));
+		printf("%s %s.y: backport %s in %s%s", i ? ";" : "", series, hex, tag_text(r, b->tag),
+		       b->by_patchid ? " (same patch-id, names no upstream)" : "");
 		if (b->reverted) {
 			oid_to_hex(hex, sizeof(hex), b->revert.id);
 			printf(" (reverted in %s by %s)", tag_text(r, b->revert_tag), hex);
@@ -212,6 +213,7 @@ static void json_backports(struct reporter *r, struct json *j, const struct answ
 		json_kstr(j, "series", series);
 		json_kstr(j, "commit", oid_to_hex(hex, sizeof(hex), b->commit.id));
 		json_kstr(j, "release", tag_name(r, b->tag));
+		json_kstr(j, "found_by", b->by_patchid ? "patch-id" : "upstream line");
 		json_kstr(j, "reverted_by", b->reverted ? oid_to_hex(hex, sizeof(hex), b->revert.id) : NULL);
 		json_kstr(j, "reverted_in", b->reverted ? tag_name(r, b->revert_tag) : NULL);
 		json_obj_end(j);
@@ -387,6 +389,11 @@ static int ix_backports(void *self, uint32_t commit, const struct backport **b, 
 	return *b ? 0 : PV_EDECLINED;
 }
 
+static int ix_by_patchid(void *self, uint32_t stable, uint32_t upstream, bool *yes)
+{
+	return quick_backport_by_patchid(((struct index_source *)self)->q, stable, upstream, yes);
+}
+
 /* an upstream id the index lacks, or a short one: the history looks further */
 static int ix_upstream(void *self, const char *hex, uint32_t *commit, git_oid *oid,
 		       uint32_t *first)
@@ -406,7 +413,7 @@ int report_quick(struct quick *q, const struct report_opts *opts,
 	struct index_source self = { q, SBUF_INIT };
 	const struct query_source src = {
 		r.tags, &self, ix_resolve, ix_first_release, ix_name, ix_tag_name, ix_message,
-		ix_containing, ix_backports, ix_upstream,
+		ix_containing, ix_backports, ix_by_patchid, ix_upstream,
 	};
 	struct answer *a = xcalloc(nrevs + 1, sizeof(*a));
 	unsigned want = report_wants(opts->mode);

@@ -27,11 +27,13 @@ static void set_releases(const struct tag_table *t, uint32_t *tags, size_t ntags
 }
 
 /* a's commit's backports: the n from b (oids: the ids of their dense ids). */
-static void set_backports(struct answer *a, const struct backport *b, size_t n,
-			  const git_oid *oids)
+static int set_backports(const struct query_source *src, struct answer *a,
+			 const struct backport *b, size_t n, const git_oid *oids)
 {
+	int ret = 0;
+
 	a->backports = xcalloc(n + 1, sizeof(*a->backports));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !ret; i++) {
 		struct answer_backport *e = &a->backports[a->nbackports++];
 		e->commit = oids[b[i].commit];
 		e->tag = b[i].tag >= BACKMAP_ON_BRANCH ? PV_NONE : b[i].tag;
@@ -39,7 +41,9 @@ static void set_backports(struct answer *a, const struct backport *b, size_t n,
 		if (e->reverted)
 			e->revert = oids[b[i].revert];
 		e->revert_tag = b[i].revert_tag >= BACKMAP_ON_BRANCH ? PV_NONE : b[i].revert_tag;
+		ret = src->by_patchid(src->self, b[i].commit, b[i].upstream, &e->by_patchid);
 	}
+	return ret;
 }
 
 /* git's names: describe names the commit, name-rev a tag object by its ref. */
@@ -68,8 +72,8 @@ static int stable(const struct query_source *src, const char *msg, struct answer
 
 	if ((ret = src->backports(src->self, a->rev.commit, &b, &n, &oids)))
 		return ret;
-	if (n)
-		set_backports(a, b, n, oids);
+	if (n && (ret = set_backports(src, a, b, n, oids)))
+		return ret;
 	a->backport = msg && upstream_ref(msg, a->upstream_hex);
 	if (!a->backport)
 		return 0;

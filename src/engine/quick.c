@@ -306,6 +306,24 @@ const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n)
 	return b ? b : m.v;
 }
 
+int quick_backport_by_patchid(struct quick *q, uint32_t c, uint32_t u, bool *yes)
+{
+	struct backport_map m;
+	const struct backport_note *bn;
+	size_t n;
+
+	*yes = false;
+	relindex_backports(&q->ix, &m);
+	bn = backport_map_notes(&m, c, &n);
+	/* the notes this lookup read, each checked, before the answer trusts one */
+	for (size_t k = 0; k < n; k++)
+		if (!relindex_check(&q->ix, &bn[k], sizeof(bn[k])) ||
+		    !memchr(bn[k].hex, '\0', sizeof(bn[k].hex)))
+			return decline("a damaged index"), PV_EDECLINED;
+	*yes = backport_map_by_patchid(&m, c, (const git_oid *)quick_oid(q, u));
+	return 0;
+}
+
 const unsigned char *quick_oid(const struct quick *q, uint32_t c)
 {
 	return c == QUICK_OUTSIDE ? q->outside : q->ix.dag.oids[c].id;

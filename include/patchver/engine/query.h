@@ -35,6 +35,7 @@ struct answer_backport {
 	bool reverted;
 	git_oid revert;
 	uint32_t revert_tag;        /* PV_NONE: on a branch, in no tag yet */
+	bool by_patchid;            /* it names no upstream commit: found by patch-id */
 };
 
 struct answer {
@@ -77,6 +78,8 @@ struct query_source {
 	/* the stable lines' backports of commit (*n 0: none), their ids in oids */
 	int (*backports)(void *self, uint32_t commit, const struct backport **b, size_t *n,
 			 const git_oid **oids);
+	/* *yes: stable commit carries upstream by patch-id (backmap.h's note) */
+	int (*by_patchid)(void *self, uint32_t stable, uint32_t upstream, bool *yes);
 	/* the commit an upstream id names (PV_NONE: absent), its id and first release */
 	int (*upstream)(void *self, const char *hex, uint32_t *commit, git_oid *oid,
 			uint32_t *first);

@@ -80,6 +80,12 @@ int quick_first_release(struct quick *q, uint32_t commit, uint32_t *tag);
 const struct backport *quick_backports(struct quick *q, uint32_t c, size_t *n);
 
 /*
+ * Does stable commit c carry upstream commit u by patch-id (the map's
+ * note, backmap.h)?  0, or PV_EDECLINED when a note read is damaged.
+ */
+int quick_backport_by_patchid(struct quick *q, uint32_t c, uint32_t u, bool *yes);
+
+/*
  * Every tag containing commit, refname order (caller frees); NULL and
  * declined when the tag intervals are damaged (checked at the first call).
  */
