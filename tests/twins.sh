@@ -50,4 +50,27 @@ expect_eq "$(jq -r --arg c "$F" '.audit.commits[] | select(.commit == $c) | .ser
 out=$(/usr/bin/python3 "$TESTS/tools/agree.py" "$PATCHVER" "$r" v2.6.31..v2.6.32-rc1 2.6.30,2.6.31 2>&1)
 expect_eq "$?" 0 "triage and audit agree with a twin: $out"
 expect_contains "$out" "present_disagree: 0" "agreement: counted"
+
+# 2.6.30.y takes the fix as T's backport, naming T: F's patch-id under
+# another upstream's name.  F is fixed there all the same, for the triage
+# and the audit alike (2.6.34.1's 812dd8968c68 names 89a7644be2c5, the
+# twin of d89d63a97398).
+cd "$r" || exit 1
+git checkout -q linux-2.6.30.y
+git cherry-pick -n "$T" >/dev/null && commit "a: fix the rework
+
+commit $T upstream."
+BT=$(git rev-parse HEAD)
+tag v2.6.30.2
+git checkout -q master
+cd - >/dev/null || exit 1
+j=$("$PATCHVER" -C "$r" --triage "$F" --json)
+expect_eq "$(row 2.6.30 '"\(.affected) \(.last_affected) \(.fixed_in) \(.fixed_by_backport)"')" \
+	"true v2.6.30.1 v2.6.30.2 true" "2.6.30: fixed by the twin's backport, found by the fix's patch-id"
+expect_contains "$(jq -r '.results[0].backports[] | .commit' <<<"$j")" "$BT" "triage: the twin's backport listed"
+j=$("$PATCHVER" -C "$r" --audit v2.6.31..v2.6.32-rc1 --series 2.6.30,2.6.31 --json)
+expect_eq "$(jq -r --arg c "$F" '.audit.commits[] | select(.commit == $c) | .series["2.6.30"] | "\(.present) \(.present_by)"' <<<"$j")" \
+	"$BT patch-id" "audit: 2.6.30 has it, as the twin's backport"
+out=$(/usr/bin/python3 "$TESTS/tools/agree.py" "$PATCHVER" "$r" v2.6.31..v2.6.32-rc1 2.6.30,2.6.31 2>&1)
+expect_eq "$?" 0 "triage and audit agree on the twin's backport: $out"
 finish

@@ -246,6 +246,37 @@ static const char *tag_of(const struct audit *a, const struct stable_series *s, 
 	return t == ON_BRANCH ? s->tip_name : t == PV_NONE ? "?" : a->h->tags.v[t].shortname;
 }
 
+/* Did the series release x before y (a branch's commit after every tag)? */
+static bool released_before(const struct audit *a, const struct stable_series *s, uint32_t x,
+			    uint32_t y)
+{
+	uint32_t tx = s->first_tag[x], ty = s->first_tag[y];
+
+	if (tx == ON_BRANCH || ty == ON_BRANCH)
+		return ty == ON_BRANCH && tx != ON_BRANCH;
+	return tags_cmp_version(&a->h->tags, tx, ty) < 0;
+}
+
+/*
+ * The series' earliest commit with commit's patch-id under another name
+ * (carriers.h: a backport of its twin), not reverted; PV_NONE if none.
+ * p: commit's patch as the audit read it, or NULL.
+ */
+static uint32_t series_same_patch(const struct audit *a, const struct stable_series *s,
+				  uint32_t commit, const struct patch *p)
+{
+	struct patch none = { 0 };
+	uint32_t *same, best = PV_NONE;
+	size_t n = carriers_same_patch(&a->carriers, a->h, commit, p ? p : &none, &same);
+
+	for (size_t i = 0; i < n; i++)
+		if (in_series(s, same[i]) && !s->reverted[same[i]] &&
+		    (best == PV_NONE || released_before(a, s, same[i], best)))
+			best = same[i];
+	free(same);
+	return best;
+}
+
 /*
  * The series' commit carrying commit, not reverted since (*by_pid: found
  * by patch-id).  PV_NONE if none.
@@ -256,7 +287,11 @@ static uint32_t series_carries(struct audit *a, struct stable_series *s, uint32_
 	uint32_t c = s->by_upstream[commit];
 
 	*by_pid = c != PV_NONE && by_patchid(a, c, commit);
-	return c != PV_NONE && !s->reverted[c] ? c : PV_NONE;
+	if (c != PV_NONE && !s->reverted[c])
+		return c;
+	c = series_same_patch(a, s, commit, NULL);
+	*by_pid = c != PV_NONE;
+	return c;
 }
 
 /*
@@ -333,12 +368,16 @@ static void judge_present(const struct audit *a, const struct stable_series *s,
 			  const struct audit_row *r, struct audit_cell *cell)
 {
 	uint32_t c = s->by_upstream[r->commit];
+	struct patch change = { .patchid = r->pid, .has_patchid = r->has_pid };
 
 	cell->present = PV_NONE;
 	/* a backport the series reverted is not there any more */
 	if (c != PV_NONE && !s->reverted[c]) {
 		cell->present = c;
 		cell->present_how = by_patchid(a, c, r->commit) ? "patch-id" : "upstream line";
+	} else if ((c = series_same_patch(a, s, r->commit, &change)) != PV_NONE) {
+		cell->present = c;
+		cell->present_how = "patch-id";
 	}
 	if (cell->present != PV_NONE)
 		cell->present_since = tag_of(a, s, cell->present);
@@ -752,6 +791,9 @@ int audit_run(struct audit_result *out, struct history *h, const struct audit_op
 		ret = pv_error_set(PV_EINVALID, "'%s' names no series", o->series);
 	if (!ret)
 		ret = carriers_open(&a.carriers, h, &a.c, NULL, 0, NULL, 0);
+	/* every row asks for its patch-id's carriers: one index, not a search a row */
+	if (!ret)
+		carriers_index_patchids(&a.carriers, h);
 	for (size_t k = 0; !ret && k < a.ns; k++)
 		index_series(&a, &a.s[k]);
 	if (!ret)

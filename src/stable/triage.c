@@ -119,6 +119,16 @@ static void mark_carried(struct contain *c, const struct triage *t, uint32_t com
 					set, via);
 }
 
+/* Was carrier found carrying upstream by its patch-id (named none, or another)? */
+static bool intro_by_patchid(const struct triage *t, const struct history *h, uint32_t carrier,
+			     uint32_t upstream)
+{
+	for (size_t i = 0; i < t->nintro_same; i++)
+		if (t->intro_same[i] == carrier)
+			return true;
+	return carriers_by_patchid(&t->carriers, h, carrier, upstream);
+}
+
 /* The first mainline release after the series of releases[r] (its next rc1), or PV_NONE. */
 static uint32_t next_mainline(const struct tag_table *tt, size_t r)
 {
@@ -190,8 +200,7 @@ static void build_series(struct triage_group *g, const struct triage *t,
 				s->intro_backport = intro_via[tag];
 				s->intro_upstream = intro_of[tag];
 				s->intro_by_patchid = intro_via[tag] != PV_NONE &&
-					carriers_by_patchid(&t->carriers, h, intro_via[tag],
-							    intro_of[tag]);
+					intro_by_patchid(t, h, intro_via[tag], intro_of[tag]);
 				s->together = fixed[tag] && tag != base;
 			}
 			/* the fix's backport in a stable tag the culprit has not reached */
@@ -442,28 +451,83 @@ static bool named_before(const struct triage *t, size_t gi, size_t k, uint32_t u
 	return false;
 }
 
-/* The introducers' backports queued on a stable branch (tag PV_NONE). */
-static void find_intro_extra(struct triage *t)
+/* Add the backport b of introducer u to intro_extra. */
+static void add_intro_extra(struct triage *t, size_t *alloc, const struct backport *b)
+{
+	t->intro_extra = xgrow(t->intro_extra, alloc, t->nintro_extra + 1, sizeof(*t->intro_extra));
+	t->intro_extra[t->nintro_extra++] = *b;
+}
+
+/*
+ * An introducer's stable commits carrying its patch-id under another
+ * upstream's name (carriers.h): read only for the few introducers, by
+ * their files.  Each is also kept in intro_same.
+ */
+static void intro_same_patch(struct triage *t, struct history *h, struct contain *c, uint32_t u,
+			     size_t *alloc)
+{
+	struct patch files = { 0 };
+	uint32_t *found = NULL;
+	size_t n = 0;
+
+	if (backport_files(h, u, &files.paths, &files.npaths))
+		n = carriers_same_patch(&t->carriers, h, u, &files, &found);
+	for (size_t x = 0; x < n; x++) {
+		struct backport b = { u, found[x], contain_first_release(c, found[x]),
+				      carriers_revert_of(&t->carriers, found[x]), PV_NONE };
+		if (b.revert != PV_NONE)
+			b.revert_tag = contain_first_release(c, b.revert);
+		add_intro_extra(t, alloc, &b);
+		t->intro_same = xrealloc(t->intro_same, (t->nintro_same + 1) * sizeof(*t->intro_same));
+		t->intro_same[t->nintro_same++] = found[x];
+	}
+	free(found);
+	for (size_t x = 0; x < files.npaths; x++)
+		free(files.paths[x]);
+	free(files.paths);
+}
+
+/*
+ * The introducers' backports the tags' map does not hold: queued on a
+ * stable branch (tag PV_NONE), or carrying the patch-id under another name.
+ */
+static void find_intro_extra(struct triage *t, struct history *h, struct contain *c)
 {
 	size_t alloc = 0;
 
 	for (size_t gi = 0; gi < t->ngroups; gi++)
 		for (size_t k = 0; k < t->groups[gi].nintro; k++) {
 			uint32_t u = t->ev.v[t->groups[gi].intro[k]].commit;
-			size_t n;
+			size_t n = 0;
 			const struct backport *q;
 			/* each introducer once, though several groups may name it */
-			if (named_before(t, gi, k, u) || !(q = backport_map_of(&t->carriers.queued, u, &n)))
+			if (named_before(t, gi, k, u))
 				continue;
-			t->intro_extra = xgrow(t->intro_extra, &alloc, t->nintro_extra + n,
-					       sizeof(*t->intro_extra));
+			q = backport_map_of(&t->carriers.queued, u, &n);
 			for (size_t x = 0; x < n; x++) {
-				struct backport *b = &t->intro_extra[t->nintro_extra++];
-				*b = q[x];
-				b->tag = PV_NONE;
-				b->revert_tag = b->revert == PV_NONE ? PV_NONE : BACKMAP_ON_BRANCH;
+				struct backport b = q[x];
+				b.tag = PV_NONE;
+				b.revert_tag = b.revert == PV_NONE ? PV_NONE : BACKMAP_ON_BRANCH;
+				add_intro_extra(t, &alloc, &b);
 			}
+			intro_same_patch(t, h, c, u, &alloc);
 		}
+}
+
+/* The fix's backports: its carriers, and those with its patch-id under another name. */
+static void find_backports(struct triage *t, struct history *h)
+{
+	uint32_t *same;
+	size_t n = carriers_same_patch(&t->carriers, h, t->fix, &t->fixp, &same);
+
+	t->nbackports = carriers_of(&t->carriers, t->fix, &t->backports);
+	if (n) {
+		t->backports = xrealloc(t->backports, (t->nbackports + n) * sizeof(*t->backports));
+		memcpy(t->backports + t->nbackports, same, n * sizeof(*same));
+		t->nbackports += n;
+		qsort(t->backports, t->nbackports, sizeof(*t->backports), cmp_u32);
+	}
+	free(same);
 }
 
 /* The earliest stable tag that carries a backport of the fix, or PV_NONE. */
@@ -593,10 +657,10 @@ int triage_run_given(struct triage *t, struct history *h, struct contain *c, uin
 	}
 	if ((ret = stable_map(t, h, c)))
 		return ret;
-	t->nbackports = carriers_of(&t->carriers, fix, &t->backports);
+	find_backports(t, h);
 	t->backport_first = first_stable_backport(t, h, c);
 	t->ntwins = match_twins(h, c, fix, &t->fixp, &t->twins);
-	find_intro_extra(t);
+	find_intro_extra(t, h, c);
 	fixed = xcalloc(h->tags.nr + 1, 1);
 	mark_fixed(t, c, fixed);
 	for (size_t i = 0; i < t->ngroups; i++)
@@ -707,6 +771,7 @@ void triage_free(struct triage *t)
 	free(t->backports);
 	free(t->twins);
 	free(t->intro_extra);
+	free(t->intro_same);
 	carriers_close(&t->carriers);
 	for (size_t i = 0; i < t->ngroups; i++)
 		triage_group_free(&t->groups[i]);

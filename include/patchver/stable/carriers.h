@@ -8,6 +8,7 @@
 #include "patchver/engine/backmap.h"
 #include "patchver/engine/contain.h"
 #include "patchver/engine/history.h"
+#include "patchver/stable/patch.h"
 
 /*
  * Which stable commits carry a commit: one answer for the triage, the
@@ -19,10 +20,16 @@
  * has X's patch-id (backscan.h).  A carrier its own line reverted is
  * still listed, with its revert: whether it counts is the asker's.
  */
+struct carriers_pid;
+
 struct carriers {
 	struct backport_map tagged;     /* the stable tags' commits: the index's, or read */
 	struct backport_map queued;     /* the branches' queues, read */
 	bool *queue;                    /* per commit: queued (backports.h) */
+	bool *stable_line;              /* per commit: a stable tag's first, or queued */
+	uint32_t nr;                    /* commits the masks cover */
+	struct carriers_pid *pids;      /* every stable-line commit by patch-id, once made */
+	size_t npids;
 };
 
 /*
@@ -41,6 +48,22 @@ size_t carriers_of(const struct carriers *cs, uint32_t commit, uint32_t **out);
 /* As carriers_of(), the map's records: *nq more of them at *queued (tag BACKMAP_ON_BRANCH). */
 const struct backport *carriers_records(const struct carriers *cs, uint32_t commit, size_t *n,
 					const struct backport **queued, size_t *nq);
+
+/*
+ * The stable-line commits with commit's patch-id that carriers_of() does
+ * not list: backports naming another upstream commit, mainline's twin of
+ * this one (the same change merged twice: 2.6.34.1's 812dd8968c68 names
+ * 89a7644be2c5, twin of d89d63a97398).  p: commit's patch, or only its
+ * paths (the patch-id is then read if a candidate needs it).  From the
+ * patch-id index when carriers_index_patchids() made one (many questions:
+ * the audit), else among the stable-line commits changing p's files (one
+ * question: the triage); one answer either way.  In commit order.
+ */
+size_t carriers_same_patch(const struct carriers *cs, struct history *h, uint32_t commit,
+			   const struct patch *p, uint32_t **out);
+
+/* The patch-id of every stable-line commit, for carriers_same_patch(). */
+void carriers_index_patchids(struct carriers *cs, struct history *h);
 
 /* Does stable commit carrier carry upstream by patch-id, naming no upstream commit? */
 bool carriers_by_patchid(const struct carriers *cs, const struct history *h, uint32_t carrier,

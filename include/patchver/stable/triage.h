@@ -63,9 +63,15 @@ struct triage {
 	size_t nbackports;
 	/* what the stable lines carry, for the files in question (carriers.h) */
 	struct carriers carriers;
-	/* the introducers' backports queued on a stable branch no tag has reached (tag PV_NONE) */
+	/*
+	 * The introducers' backports the tags' map does not hold: queued on a
+	 * stable branch no tag has reached (tag PV_NONE), or with the
+	 * introducer's patch-id under another upstream's name (also in intro_same).
+	 */
 	struct backport *intro_extra;
 	size_t nintro_extra;
+	uint32_t *intro_same;
+	size_t nintro_same;
 	uint32_t backport_first;            /* earliest stable tag with a backport */
 	uint32_t *twins;                    /* mainline's copies of the fix (match_twins) */
 	size_t ntwins;
