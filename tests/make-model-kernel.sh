@@ -44,6 +44,16 @@
 #   (0008-0011), prctl: four steps (0012): fixes whose build prerequisites
 #   cannot be completed (nothing defines the call; one helper too many)
 #
+# With "unbuilt", a history whose flaw and fix are in kernel/acct.c, which
+# the lab's configuration does not compile (CONFIG_BSD_PROCESS_ACCT):
+#
+#   v6.1        the import
+#   v6.2-rc1    doc change
+#   acct: the model flaw (0014)
+#   v6.2-rc2    doc change
+#   acct: undo the model flaw (0015: Fixes: the flaw)
+#   v6.2-rc3    doc change
+#
 # Commits and tags have fixed dates, so the repository is the same on
 # every machine.
 set -euo pipefail
@@ -81,6 +91,14 @@ tag() {
 	git tag -a -m "Linux ${1#v} (model)" "$1" "$head"
 }
 
+# master at the history's head; the index file gone
+finish_history() {
+	git update-ref refs/heads/master "$head"
+	git symbolic-ref HEAD refs/heads/master
+	rm -f "$GIT_INDEX_FILE"
+	exit 0
+}
+
 broken=$(mktemp)
 trap 'rm -f "$broken"' EXIT
 cat > "$broken" <<'PATCH'
@@ -103,10 +121,18 @@ if [ "$variant" = crash ]; then
 	commit "prctl: the model crash" "$model/0002-prctl-the-model-crash.patch"
 	commit "docs: model step 3";                     tag v6.2-rc3
 	commit "docs: model step 4";                     tag v6.2
-	git update-ref refs/heads/master "$head"
-	git symbolic-ref HEAD refs/heads/master
-	rm -f "$GIT_INDEX_FILE"
-	exit 0
+	finish_history
+fi
+if [ "$variant" = unbuilt ]; then
+	model=$(cd "$(dirname "$0")/model" && pwd)
+	commit "docs: model step 1";                     tag v6.2-rc1
+	commit "acct: the model flaw" "$model/0014-acct-the-model-flaw.patch"
+	flaw=$(git rev-parse --short=12 "$head")
+	commit "docs: model step 2";                     tag v6.2-rc2
+	commit "acct: undo the model flaw" "$model/0015-acct-undo-the-model-flaw.patch" \
+		"$(printf 'acct(NULL) turns accounting off again.\n\nFixes: %s ("acct: the model flaw")' "$flaw")"
+	commit "docs: model step 3";                     tag v6.2-rc3
+	finish_history
 fi
 if [ "$variant" = arbiter ]; then
 	model=$(cd "$(dirname "$0")/model" && pwd)
@@ -136,10 +162,7 @@ if [ "$variant" = arbiter ]; then
 		commit "prctl: model step $k" "$(echo "$model"/00*-prctl-model-step-$k.patch)"
 	done
 	commit "prctl: four steps" "$model/0012-prctl-four-steps.patch" "$fixes"
-	git update-ref refs/heads/master "$head"
-	git symbolic-ref HEAD refs/heads/master
-	rm -f "$GIT_INDEX_FILE"
-	exit 0
+	finish_history
 fi
 commit "docs: model step 1";                     tag v6.2-rc1
 commit "docs: model step 2";                     tag v6.2-rc2
@@ -158,6 +181,4 @@ commit "vfs: Fix O_NOFOLLOW behavior for paths with trailing slashes" "$fix" \
 	"$(sed -n '/^According/,/^Signed-off-by: patchver/p' "$fix")"
 tag v6.3-rc2
 commit "docs: model step 6";                     tag v6.3
-git update-ref refs/heads/master "$head"
-git symbolic-ref HEAD refs/heads/master
-rm -f "$GIT_INDEX_FILE"
+finish_history

@@ -75,6 +75,8 @@ static void print_candidate(const struct candidate *c)
 		       c->models ? "; models " : "", c->models ? c->models : "");
 	for (char **u = c->run.unstuck; u && *u; u++)
 		printf("%-22s   warning: %s did not stick in this kernel's .config\n", "", *u);
+	for (char **u = c->run.unbuilt; u && *u; u++)
+		printf("%-22s   not tested here: %s\n", "", *u);
 	for (char **p = c->prereqs; p && *p; p++)
 		printf("%-22s   builds with: %s\n", "", *p);
 	for (size_t k = 0; k < c->run.boot.serial.nchecks; k++) {
@@ -168,6 +170,13 @@ static void json_candidate(struct json *j, const struct candidate *c)
 	for (char **u = c->run.unstuck; u && *u; u++)
 		json_str(j, *u);
 	json_arr_end(j);
+	json_key(j, "unbuilt");
+	json_arr_begin(j);
+	for (char **u = c->run.unbuilt; u && *u; u++)
+		json_str(j, *u);
+	json_arr_end(j);
+	json_kstr(j, "unbuilt_from", !c->run.unbuilt ? NULL : c->run.unbuilt_from_fragment ?
+		  "fragment" : "config");
 	json_kbool(j, "bug_seen", c->run.bug_seen);
 	json_kbool(j, "as_expected", c->run.ok);
 	json_kbool(j, "outside_measured_range", c->run.outside);
@@ -237,6 +246,9 @@ static void print_plan(const struct verify_result *r)
 		printf("          %-22s %-7s %s\n", c->name, c->run.status == PV_EPATCH ? "-" :
 		       c->run.cached ? "cached" : "build", c->run.status == PV_EPATCH ? c->run.why :
 		       c->role ? c->role : "");
+		for (char **u = c->run.unbuilt; u && *u; u++)
+			printf("          %-22s   %s%s\n", "", *u, c->run.unbuilt_from_fragment ?
+			       " (read against the config fragment: not configured yet)" : "");
 	}
 	print_left_out(r);
 	if (r->measure_requested)
@@ -358,6 +370,16 @@ static void print_intro(const struct verify_result *r)
 }
 
 /* Before the first build: the intro and the plan (*data: they were said). */
+/* The run's exit code: its verdict's (the first failure was said as it happened). */
+static int verdict_exit(const struct verify_result *r)
+{
+	if (r->dry_run || r->confirmed)
+		return 0;
+	if (r->untested)
+		return EXIT_NOT_TESTED;
+	return r->failure ? diag_exit_code(r->failure) : EXIT_NOT_CONFIRMED;
+}
+
 static void planned(void *data, const struct verify_result *r)
 {
 	bool *said_intro = data;
@@ -464,6 +486,7 @@ static void print_json(const struct verify_result *r, bool cve, bool cve_from_bo
 	if (!r->dry_run) {
 		json_measure(&j, r);
 		json_kbool(&j, "confirmed", r->confirmed);
+		json_kbool(&j, "not_tested", r->untested);
 		json_kstr(&j, "verdict", r->verdict);
 	}
 	json_obj_end(&j);
@@ -490,9 +513,7 @@ int verify_report(struct history *h, const char *fix_rev, const struct verify_op
 			print_json(&r, false, false, NULL);
 		else
 			print_text(&r, said_intro);
-		/* the first failed candidate's failure was said as it happened */
-		ret = r.dry_run || r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) :
-		      EXIT_NOT_CONFIRMED;
+		ret = verdict_exit(&r);
 	} else if (ret == PV_EINTERRUPTED) {
 		pv_error_set(ret, "interrupted: make and qemu stopped, the cache is usable");
 	}
@@ -508,8 +529,7 @@ int verify_report_cve(struct history *h, const char *fix_rev, const struct verif
 
 	if (!ret) {
 		print_json(&r, true, from_boot, cve_repo);
-		ret = r.dry_run || r.confirmed ? 0 : r.failure ? diag_exit_code(r.failure) :
-		      EXIT_NOT_CONFIRMED;
+		ret = verdict_exit(&r);
 	}
 	verify_result_free(&r);
 	return ret;

@@ -98,6 +98,7 @@ static void run_free(struct candidate_run *r)
 	free(r->record);
 	free(r->why);
 	strv_free(r->unstuck);
+	strv_free(r->unbuilt);
 	boot_result_free(&r->boot);
 }
 

@@ -23,6 +23,7 @@
 #include "patchver/lab/input.h"
 #include "patchver/lab/kbuild.h"
 #include "patchver/lab/lab.h"
+#include "patchver/lab/unbuilt.h"
 
 void lab_progress(const struct lab *l, const char *f, ...)
 {
@@ -294,6 +295,7 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 		c->run.cached = true;
 		lab_progress(l, "%s %s: %s cached", tag, c->name, c->run.state);
 		c->run.status = check_config(l, c, fragment, config);
+		unbuilt_check(c, &l->tree, l->o->watch, config, false, NULL);
 		goto out;
 	}
 	mkdir(dir, 0755);
@@ -321,6 +323,8 @@ static int build(struct lab *l, struct candidate *c, const char *tag)
 		buildlog_show_tail(l, c->run.build_log);
 	if (!ret)
 		ret = check_config(l, c, fragment, config);
+	if (!ret)
+		unbuilt_check(c, &l->tree, l->o->watch, config, false, l->tree.obj);
 	c->run.status = ret;
 out:
 	free(config);
@@ -356,6 +360,9 @@ int lab_plan(struct lab *l, struct candidate *c)
 	image = xstrfmt("%s/images/%.16s/bzImage", l->cache, c->run.key);
 	config = xstrfmt("%s/images/%.16s/config", l->cache, c->run.key);
 	c->run.cached = stat(image, &st) == 0 && stat(config, &st) == 0;
+	/* before the build: its .config when cached, else what it will be configured from */
+	unbuilt_check(c, &l->tree, l->o->watch, c->run.cached ? config : fragment, !c->run.cached,
+		      NULL);
 	free(image);
 	free(config);
 	free(fragment);

@@ -13,6 +13,7 @@
 #include "patchver/engine/revs.h"
 #include "patchver/stable/patch.h"
 #include "patchver/lab/input.h"
+#include "patchver/lab/unbuilt.h"
 #include "patchver/lab/verify_candidates.h"
 #include "patchver/lab/verify_measure.h"
 #include "patchver/lab/verify_run.h"
@@ -148,6 +149,38 @@ static int setup(struct verify *v, const char *fix_rev)
 	return derive(v);
 }
 
+/* Does c carry the fix (the commit's change, or the model's fix)? */
+static bool has_fix(const struct verify *v, const struct candidate *c)
+{
+	for (size_t i = 0; i < c->npatches; i++)
+		if (c->patches[i] == v->fix_patch || !strcmp(c->patches[i]->name, "fix"))
+			return true;
+	return false;
+}
+
+/*
+ * A fix whose files no state with it compiles is not tested by any boot:
+ * the first such state's line ("kernel/acct.c is not built here: ..."),
+ * or NULL when one state compiles one of them.
+ */
+static const char *untested(const struct verify *v)
+{
+	const char *why = NULL;
+
+	if (!v->lab_opts.watch || !*v->lab_opts.watch)
+		return NULL;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct candidate *c = &v->c[i];
+		if (!has_fix(v, c) || c->run.status)
+			continue;
+		if (!unbuilt_all(c, v->lab_opts.watch))
+			return NULL;
+		if (!why)
+			why = c->run.unbuilt[0];
+	}
+	return why;
+}
+
 /* One sentence: what the boots show. */
 static char *verdict_of(const struct verify *v, bool *confirmed)
 {
@@ -177,7 +210,11 @@ static char *verdict_of(const struct verify *v, bool *confirmed)
 			sbuf_addf(&off, "%s%s", off.len ? "; " : "", f->confirm_why);
 		}
 	}
-	if (*confirmed && v->scenario == VERIFY_USER)
+	if (untested(v)) {
+		/* booted or not, no state ran the fix's code */
+		*confirmed = false;
+		s = xstrfmt("not tested: %s", untested(v));
+	} else if (*confirmed && v->scenario == VERIFY_USER)
 		s = xstrfmt("every candidate as expected");
 	else if (*confirmed)
 		s = xstrfmt("fix confirmed%s: the bug shows in %s and is gone with %s applied%s%s%s",
@@ -259,6 +296,7 @@ static void fill_result(struct verify *v, struct verify_result *r)
 	r->accel = v->lab.accel;
 	r->logs = xstrfmt("%s/boots/%s-*", v->lab.cache, v->lab.stamp);
 	r->verdict = verdict_of(v, &r->confirmed);
+	r->untested = untested(v) != NULL;
 	r->measure = v->measured ? &v->m : NULL;
 	r->failure = r->confirmed ? 0 : first_failure(v);
 }
@@ -279,6 +317,7 @@ static void verify_free(struct verify *v)
 	free(v->left_out);
 	free(v->plan_note);
 	free(v->pairs);
+	strv_free(v->lab_opts.watch);
 	if (v->have_triage)
 		triage_free(&v->t);
 	measure_free(&v->m);

@@ -11,6 +11,7 @@
 #include "patchver/base/error.h"
 #include "patchver/base/util.h"
 #include "patchver/lab/input.h"
+#include "patchver/lab/unbuilt.h"
 #include "patchver/lab/verify_candidates.h"
 
 static struct kpatch *own_patch(struct verify *v, struct kpatch *p)
@@ -213,6 +214,8 @@ int verify_scenario_releases(struct verify *v, const struct triage *t)
 	if (!(fix = verify_patch_of_commit(v, v->h->repo, &v->h->dag.oids[v->fix], &ret)))
 		goto out;
 	v->fix_patch = fix;
+	/* the plan and each build say where the fix's files are not compiled */
+	v->lab_opts.watch = unbuilt_sources(fix);
 	n = affected_releases(v, g, idx, rel);
 	v->max_states = v->o->all_releases ? 0 : v->o->max_states > 0 ? v->o->max_states :
 			VERIFY_MAX_STATES;
@@ -285,6 +288,7 @@ int verify_scenario_model(struct verify *v, const struct triage *t)
 			     : xstrfmt("%s (modelled by %s)", v->fix_hex, fix->name);
 	free(fix->name);
 	fix->name = xstrdup("fix");
+	v->lab_opts.watch = unbuilt_sources(fix);
 	if (control != PV_NONE) {
 		c = add(v, xstrdup("control"), "last release before the bug, pristine", base);
 		c->models = xstrdup(verify_tag_name(v, control));

@@ -22,6 +22,7 @@ enum {
 	EXIT_BOOT = 14,          /* --verify-boot: a guest timed out, panicked or never ran /init */
 	EXIT_PATCH = 15,         /* --verify-boot: a patch does not apply to the tree */
 	EXIT_NO_TOOL = 16,       /* --verify-boot: qemu, a compiler or the kernel source is missing */
+	EXIT_NOT_TESTED = 17,    /* --verify-boot: no state with the fix compiles its files */
 	EXIT_INTERRUPTED = 130,  /* SIGINT/SIGTERM: children stopped, cache left usable */
 	EXIT_INTERNAL = 70,      /* out of memory, internal error */
 };

@@ -51,6 +51,9 @@ struct candidate_run {
 	struct boot_result boot;
 	char *log, *record;
 	char **unstuck;             /* requested config options that did not stick */
+	char **unbuilt;             /* the watched files it does not compile, a line each (unbuilt.h) */
+	bool unbuilt_from_fragment; /* ... read against the fragment: no .config yet */
+	bool same_image;            /* its image is its unpatched twin's: the patch built nothing */
 	bool smp;
 	enum boot_answer answer;
 	bool ok;                    /* behaved as expected */

@@ -35,6 +35,11 @@ struct lab_opts {
 	int jobs;                   /* --jobs: make -jN (0: one per CPU) */
 	struct repro_opts repro;
 	/*
+	 * The files whose compilation each state's plan and build check
+	 * (unbuilt.h): the fix's .c and .S files.  NULL: none.
+	 */
+	char **watch;
+	/*
 	 * What the lab keeps of a run is the front's to write (cli/boot_record):
 	 * after each boot, its log written, a record of it at c->record; after
 	 * each build and boot, its time ("build" or "boot", seconds, the state);

@@ -89,6 +89,7 @@ struct verify_result {
 	bool confirmed;             /* every candidate behaved as expected (states outside
 				       the measured range aside) */
 	char *verdict;              /* one sentence */
+	bool untested;              /* no state with the fix compiled its files (unbuilt.h) */
 	int failure;                /* not confirmed: the first candidate's PV_EPATCH, PV_EBUILD
 				       or PV_EBOOT; 0 when each ran and one misbehaved */
 	struct verify *run;         /* the lab and patches the candidates borrow from */

@@ -1,0 +1,169 @@
+/*
+ * Does a state's configuration compile a patch's files (unbuilt.h)?
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "patchver/base/util.h"
+#include "patchver/lab/kdeps.h"
+#include "patchver/lab/kobj.h"
+#include "patchver/lab/unbuilt.h"
+
+char *unbuilt_read(void *ctx, const char *path)
+{
+	struct unbuilt_tree *r = ctx;
+	git_tree_entry *e = NULL;
+	git_blob *b = NULL;
+	char *text = NULL;
+
+	if (git_tree_entry_bypath(&e, r->tree, path) == 0 &&
+	    git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+	    git_blob_lookup(&b, r->repo, git_tree_entry_id(e)) == 0)
+		text = xstrndup(git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+	git_blob_free(b);
+	git_tree_entry_free(e);
+	git_error_clear();
+	return text;
+}
+
+static bool is_source(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 2 && path[n - 2] == '.' && (path[n - 1] == 'c' || path[n - 1] == 'S');
+}
+
+char **unbuilt_sources(const struct kpatch *p)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; p && p->diff && i < git_diff_num_deltas(p->diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(p->diff, i);
+		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
+		/* a file the patch deletes or adds is no question for the state without it */
+		if (!path || !is_source(path) || d->status == GIT_DELTA_DELETED)
+			continue;
+		v = xrealloc(v, (n + 2) * sizeof(*v));
+		v[n++] = xstrdup(path);
+		v[n] = NULL;
+	}
+	return v;
+}
+
+/* "dir/file.o" of "dir/file.c" in obj: was it made? */
+static bool has_object(const char *obj, const char *path)
+{
+	char *o = xstrfmt("%s/%.*so", obj, (int)(strlen(path) - 1), path);
+	struct stat st;
+	bool yes = stat(o, &st) == 0;
+
+	free(o);
+	return yes;
+}
+
+static void add_line(struct candidate *c, char *line)
+{
+	size_t n = 0;
+
+	while (c->run.unbuilt && c->run.unbuilt[n])
+		n++;
+	c->run.unbuilt = xrealloc(c->run.unbuilt, (n + 2) * sizeof(*c->run.unbuilt));
+	c->run.unbuilt[n] = line;
+	c->run.unbuilt[n + 1] = NULL;
+}
+
+/*
+ * A fragment is what allnoconfig starts from, not a .config: the options
+ * that need no asking (no prompt, default y) are on all the same.  Those
+ * the sources' ways need are added to its text.
+ */
+static char *with_defaults(struct unbuilt_tree *r, char *const *sources, char *config)
+{
+	struct sbuf out = SBUF_INIT;
+	char *text;
+
+	sbuf_adds(&out, config);
+	for (char *const *s = sources; *s; s++) {
+		struct kobj_need need;
+		kobj_needs(unbuilt_read, r, *s, &need);
+		for (size_t w = 0; w < need.nways; w++)
+			for (char **o = need.ways[w].options; o && *o; o++) {
+				char *on = xstrfmt("\n%s=y\n", *o);
+				if (!strstr(sbuf_str(&out), on) && kdeps_default_on(unbuilt_read, r, *o))
+					sbuf_adds(&out, on + 1);
+				free(on);
+			}
+		kobj_need_free(&need);
+	}
+	text = xstrdup(sbuf_str(&out));
+	sbuf_free(&out);
+	free(config);
+	return text;
+}
+
+void unbuilt_check(struct candidate *c, const struct ktree *k, char *const *sources,
+		   const char *config_path, bool from_fragment, const char *obj)
+{
+	struct unbuilt_tree r = { k->repo, NULL };
+	char *config;
+
+	strv_free(c->run.unbuilt);
+	c->run.unbuilt = NULL;
+	c->run.unbuilt_from_fragment = from_fragment;
+	if (!sources || !*sources || !(config = file_read(config_path, NULL)))
+		return;
+	if (git_tree_lookup(&r.tree, k->repo, &c->run.tree) < 0) {
+		git_error_clear();
+		free(config);
+		return;
+	}
+	if (from_fragment)
+		config = with_defaults(&r, sources, config);
+	for (char *const *s = sources; *s; s++) {
+		char *line = kobj_unbuilt_line(unbuilt_read, &r, *s, config);
+		/* the build proves it: a file compiled leaves its object */
+		if (!line && obj && !has_object(obj, *s))
+			line = xstrfmt("%s is not built here: the build made no %.*so", *s,
+				       (int)(strlen(*s) - 1), *s);
+		if (line)
+			add_line(c, line);
+	}
+	git_tree_free(r.tree);
+	free(config);
+}
+
+/* Are two files the same, byte for byte? */
+static bool same_file(const char *a, const char *b)
+{
+	size_t na, nb;
+	char *x = file_read(a, &na), *y = x ? file_read(b, &nb) : NULL;
+	bool same = x && y && na == nb && !memcmp(x, y, na);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+void unbuilt_same_image(struct candidate *with, const struct candidate *without)
+{
+	if (with->run.status || without->run.status || !with->run.image || !without->run.image ||
+	    !same_file(with->run.image, without->run.image))
+		return;
+	with->run.same_image = true;
+	add_line(with, xstrfmt("its image is %s's, byte for byte: the patch changes nothing "
+			       "this configuration builds", without->name));
+}
+
+bool unbuilt_all(const struct candidate *c, char *const *sources)
+{
+	size_t n = 0, m = 0;
+
+	if (c->run.same_image)
+		return true;
+	while (sources && sources[n])
+		n++;
+	while (c->run.unbuilt && c->run.unbuilt[m])
+		m++;
+	return n && m >= n;
+}

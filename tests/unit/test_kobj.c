@@ -1,0 +1,167 @@
+/* Unit tests: which options build a source file (kbuild's Makefiles, Kconfig's depends on). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "patchver/base/util.h"
+#include "patchver/lab/kdeps.h"
+#include "patchver/lab/kobj.h"
+
+/* A tree as path/text pairs. */
+static const char *const tree[][2] = {
+	{ "Makefile",
+	  "VERSION = 2\n"
+	  "core-y\t\t+= kernel/ mm/ fs/ \\\n\t\t   ipc/\n"
+	  "drivers-y\t:= drivers/ sound/\n"
+	  "net-y\t\t:= net/\n" },
+	{ "Kconfig", "mainmenu \"Linux\"\nsource \"init/Kconfig\"\nsource \"drivers/Kconfig\"\n"
+		     "source \"arch/$SRCARCH/Kconfig\"\n" },
+	{ "arch/x86/Kconfig", "config X86\n\tdef_bool y\n" },
+	{ "arch/x86/Makefile", "core-y += arch/x86/\nlibs-y += arch/x86/lib/\n" },
+	{ "arch/x86/lib/Makefile", "lib-y := delay.o\n" },
+	{ "arch/x86/kernel/Makefile", "obj-y := setup.o\nobj-$(CONFIG_APM) += apm.o\n" },
+	{ "init/Kconfig",
+	  "config BSD_PROCESS_ACCT\n\tbool \"BSD Process Accounting\"\n\thelp\n"
+	  "\t  If you say Y here, a user level program will be able to\n"
+	  "\t  if this line were read as Kconfig it would open a block\n"
+	  "\nconfig NET\n\tbool \"Networking\"\n"
+	  "menu \"Net options\"\n\tdepends on NET\n"
+	  "config PACKET\n\tbool \"Packet\"\n\tdepends on !EMBEDDED || EXPERT\n"
+	  "endmenu\n"
+	  "if NET\nconfig WIRELESS\n\tbool \"Wireless\"\n\tdepends on PCI && (USB || PCCARD)\nendif\n" },
+	{ "drivers/Kconfig", "config PCI\n\tbool \"PCI\"\nconfig USB\n\tbool \"USB\"\n"
+			     "config EMPTYHELP\n\tbool \"x\"\n\thelp\n"
+			     "if USB\nconfig USB_STORAGE\n\tbool \"storage\" \\\n\t\tif PCI\nendif\n"
+			     "config MMU\n\tdef_bool y\nconfig ASKED\n\tbool \"asked\"\n\tdefault y\n" },
+	{ "mm/Makefile", "mmu-y := nommu.o\nmmu-$(CONFIG_MMU) := fremap.o \\\n\tmmap.o\n"
+			 "obj-y := util.o $(mmu-y)\n" },
+	{ "arch/x86/Kbuild", "obj-y += kernel/\nobj-$(CONFIG_KVM) += kvm/\n" },
+	{ "arch/x86/kvm/Makefile", "kvm-y += x86.o\nobj-$(CONFIG_KVM) += kvm.o\n" },
+	{ "kernel/Makefile",
+	  "# kernel\nobj-y     = fork.o exec_domain.o \\\n\t    panic.o\n"
+	  "obj-$(CONFIG_BSD_PROCESS_ACCT) += acct.o\n"
+	  "obj-$(CONFIG_MODULES) += module.o\n"
+	  "obj-$(CONFIG_KALLSYMS) += kallsyms.o\nobj-$(CONFIG_STACKTRACE) += kallsyms.o\n"
+	  "obj-m += notbuilt.o\n" },
+	{ "drivers/Makefile", "obj-$(CONFIG_PCI) += pci/\nobj-y += base/\n" },
+	{ "drivers/pci/Makefile", "obj-y += probe.o\nobj-$(CONFIG_HOTPLUG) += hotplug.o\n" },
+	{ "drivers/base/Makefile", "obj-y := core.o\n" },
+	{ "net/Makefile", "obj-$(CONFIG_NET) += core/\nobj-$(CONFIG_WIRELESS) += wireless/\n" },
+	{ "net/wireless/Makefile", "obj-$(CONFIG_CFG80211) += cfg80211.o\n"
+				   "cfg80211-y += core.o sysfs.o\ncfg80211-$(CONFIG_WEXT) += wext.o\n" },
+	{ NULL, NULL },
+};
+
+static char *read_tree(void *ctx, const char *path)
+{
+	(void)ctx;
+	for (size_t i = 0; tree[i][0]; i++)
+		if (!strcmp(tree[i][0], path))
+			return xstrdup(tree[i][1]);
+	return NULL;
+}
+
+/* The ways that build path, as "A+B|C" ("" for always; "-" for none). */
+static const char *ways(const char *path)
+{
+	static char buf[512];
+	struct kobj_need n;
+
+	kobj_needs(read_tree, NULL, path, &n);
+	*buf = '\0';
+	if (!n.nways)
+		strcpy(buf, "-");
+	for (size_t i = 0; i < n.nways; i++) {
+		if (i)
+			strcat(buf, "|");
+		for (char **o = n.ways[i].options; o && *o; o++) {
+			if (o != n.ways[i].options)
+				strcat(buf, "+");
+			strcat(buf, *o);
+		}
+	}
+	kobj_need_free(&n);
+	return buf;
+}
+
+static const char *unbuilt(const char *path, const char *config)
+{
+	static char buf[1024];
+	char *line = kobj_unbuilt_line(read_tree, NULL, path, config);
+
+	snprintf(buf, sizeof(buf), "%s", line ? line : "built");
+	free(line);
+	return buf;
+}
+
+static const char *unmet(const char *option, const char *config)
+{
+	static char buf[512];
+	bool found;
+	char **u = kdeps_unmet(read_tree, NULL, option, config, &found);
+
+	snprintf(buf, sizeof(buf), "%s", found ? "" : "(none)");
+	for (char **p = u; p && *p; p++) {
+		strcat(buf, p == u ? "" : " ");
+		strcat(buf, *p);
+	}
+	strv_free(u);
+	return buf;
+}
+
+int main(void)
+{
+	/* kbuild: the file's line, its directory's up to the top */
+	CHECK_STR(ways("kernel/fork.c"), "");
+	CHECK_STR(ways("kernel/panic.c"), "");                 /* a continued line */
+	CHECK_STR(ways("kernel/acct.c"), "CONFIG_BSD_PROCESS_ACCT");
+	CHECK_STR(ways("kernel/kallsyms.c"), "CONFIG_KALLSYMS|CONFIG_STACKTRACE");  /* two options */
+	CHECK_STR(ways("kernel/notbuilt.c"), "-");             /* a module only */
+	CHECK_STR(ways("kernel/nosuch.c"), "-");
+	CHECK_STR(ways("drivers/pci/probe.c"), "CONFIG_PCI");  /* obj-y in a directory under an option */
+	CHECK_STR(ways("drivers/pci/hotplug.c"), "CONFIG_HOTPLUG+CONFIG_PCI");
+	CHECK_STR(ways("drivers/base/core.c"), "");
+	CHECK_STR(ways("arch/x86/kernel/setup.c"), "");        /* arch/x86/ in core-y, kernel/ in its Kbuild */
+	CHECK_STR(ways("arch/x86/lib/delay.c"), "");           /* the arch Makefile names it by its whole path */
+	CHECK_STR(ways("arch/x86/kernel/apm.c"), "CONFIG_APM");
+	/* a list named by an assignment ("obj-y += $(mmu-y)") */
+	CHECK_STR(ways("mm/mmap.c"), "CONFIG_MMU");
+	CHECK_STR(ways("mm/nommu.c"), "");
+	CHECK_STR(ways("mm/util.c"), "");
+	/* a directory's Kbuild first (arch/x86's), an option named twice on the way once */
+	CHECK_STR(ways("arch/x86/kvm/x86.c"), "CONFIG_KVM");
+	/* a composite object's parts */
+	CHECK_STR(ways("net/wireless/core.c"), "CONFIG_CFG80211+CONFIG_WIRELESS");
+	CHECK_STR(ways("net/wireless/wext.c"), "CONFIG_CFG80211+CONFIG_WEXT+CONFIG_WIRELESS");
+
+	/* Kconfig: own depends, the menu's, the if block's; help text is not read */
+	CHECK_STR(unmet("CONFIG_BSD_PROCESS_ACCT", ""), "");
+	CHECK_STR(unmet("CONFIG_NOSUCH", ""), "(none)");
+	CHECK_STR(unmet("CONFIG_PACKET", ""), "CONFIG_NET");
+	CHECK_STR(unmet("CONFIG_PACKET", "CONFIG_NET=y\n"), "");
+	CHECK_STR(unmet("CONFIG_PACKET", "CONFIG_NET=y\nCONFIG_EMBEDDED=y\n"), "CONFIG_EXPERT");
+	CHECK_STR(unmet("CONFIG_WIRELESS", "CONFIG_NET=y\nCONFIG_PCI=y\n"), "CONFIG_USB CONFIG_PCCARD");
+	CHECK_STR(unmet("CONFIG_WIRELESS", "CONFIG_NET=y\nCONFIG_PCI=y\nCONFIG_USB=y\n"), "");
+	CHECK_STR(unmet("CONFIG_WIRELESS", ""), "CONFIG_NET CONFIG_PCI CONFIG_USB CONFIG_PCCARD");
+
+	/* an empty help ends at the next entry; a prompt's condition continued on the next line */
+	CHECK_STR(unmet("CONFIG_USB_STORAGE", ""), "CONFIG_USB");
+	CHECK(kdeps_default_on(read_tree, NULL, "CONFIG_MMU"));
+	CHECK(!kdeps_default_on(read_tree, NULL, "CONFIG_ASKED"));     /* asked: allnoconfig says n */
+	CHECK(!kdeps_default_on(read_tree, NULL, "CONFIG_PCI"));
+
+	/* the line a plan prints */
+	CHECK_STR(unbuilt("kernel/fork.c", ""), "built");
+	CHECK_STR(unbuilt("kernel/acct.c", "CONFIG_BSD_PROCESS_ACCT=y\n"), "built");
+	CHECK_STR(unbuilt("kernel/acct.c", "# CONFIG_BSD_PROCESS_ACCT is not set\n"),
+		  "kernel/acct.c is not built here: it needs CONFIG_BSD_PROCESS_ACCT; "
+		  "--config CONFIG_BSD_PROCESS_ACCT=y may turn it on");
+	CHECK_STR(unbuilt("kernel/kallsyms.c", "CONFIG_STACKTRACE=y\n"), "built");
+	CHECK_STR(unbuilt("net/wireless/core.c", "CONFIG_NET=y\nCONFIG_PCI=y\nCONFIG_CFG80211=y\n"),
+		  "net/wireless/core.c is not built here: it needs CONFIG_WIRELESS (which depends on "
+		  "CONFIG_USB, CONFIG_PCCARD, unset here); --config CONFIG_USB=y --config CONFIG_PCCARD=y "
+		  "--config CONFIG_WIRELESS=y may turn it on");
+	CHECK_STR(unbuilt("kernel/notbuilt.c", ""),
+		  "kernel/notbuilt.c is not built here: no Makefile line of its directory names it");
+	return check_done();
+}
