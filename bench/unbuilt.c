@@ -3,11 +3,13 @@
  * lab's plan reads it (lab/kobj, lab/kdeps), at one revision of a kernel
  * repository.
  *
- *   bench-unbuilt REPO REV CONFIG < paths
+ *   bench-unbuilt [--built-only] REPO REV CONFIG < paths
  *
  * CONFIG: a .config (the lab's, from a build's images/<key>/config).  For
- * each path on standard input: "built\tPATH", or "unbuilt\tPATH\tLINE".
+ * each path on standard input: "built\tPATH", or "unbuilt\tPATH\tLINE"
+ * (--built-only: "unbuilt\tPATH", no Kconfig read: for thousands of paths).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +24,12 @@ int main(int argc, char **argv)
 	struct unbuilt_tree r = { NULL, NULL };
 	git_object *obj = NULL;
 	char path[4096], *config;
+	bool only = argc == 5 && !strcmp(argv[1], "--built-only");
 
+	argv += only;
+	argc -= only;
 	if (argc != 4) {
-		fprintf(stderr, "usage: bench-unbuilt REPO REV CONFIG < paths\n");
+		fprintf(stderr, "usage: bench-unbuilt [--built-only] REPO REV CONFIG < paths\n");
 		return 2;
 	}
 	git_libgit2_init();
@@ -41,9 +46,18 @@ int main(int argc, char **argv)
 		path[strcspn(path, "\n")] = '\0';
 		if (!*path)
 			continue;
-		line = kobj_unbuilt_line(unbuilt_read, &r, path, config);
+		if (only) {
+			struct kobj_need need;
+			char **missing;
+			kobj_needs(unbuilt_read, &r, path, &need);
+			line = kobj_built(&need, config, &missing) ? NULL : xstrdup("");
+			strv_free(missing);
+			kobj_need_free(&need);
+		} else {
+			line = kobj_unbuilt_line(unbuilt_read, &r, path, config);
+		}
 		if (line)
-			printf("unbuilt\t%s\t%s\n", path, line);
+			printf("unbuilt\t%s%s%s\n", path, *line ? "\t" : "", line);
 		else
 			printf("built\t%s\n", path);
 		free(line);

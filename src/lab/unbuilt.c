@@ -1,6 +1,8 @@
 /*
  * Does a state's configuration compile a patch's files (unbuilt.h)?
  */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +35,12 @@ static bool is_source(const char *path)
 	return n > 2 && path[n - 2] == '.' && (path[n - 1] == 'c' || path[n - 1] == 'S');
 }
 
+static bool is_header(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 2 && path[n - 2] == '.' && path[n - 1] == 'h';
+}
+
 char **unbuilt_sources(const struct kpatch *p)
 {
 	char **v = NULL;
@@ -42,7 +50,7 @@ char **unbuilt_sources(const struct kpatch *p)
 		const git_diff_delta *d = git_diff_get_delta(p->diff, i);
 		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
 		/* a file the patch deletes or adds is no question for the state without it */
-		if (!path || !is_source(path) || d->status == GIT_DELTA_DELETED)
+		if (!path || !(is_source(path) || is_header(path)) || d->status == GIT_DELTA_DELETED)
 			continue;
 		v = xrealloc(v, (n + 2) * sizeof(*v));
 		v[n++] = xstrdup(path);
@@ -102,10 +110,59 @@ static char *with_defaults(struct unbuilt_tree *r, char *const *sources, char *c
 	return text;
 }
 
+/*
+ * Which headers of sources some object of obj includes: kbuild's .cmd
+ * files list each object's dependencies ("deps_..." lines, the sources'
+ * paths whole or under the source tree).  included[i] for sources[i].
+ */
+static const char *const *walk_headers;     /* nftw() passes no context: the walk's */
+static bool *walk_included;
+
+bool unbuilt_cmd_names(const char *text, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (const char *p = text; (p = strstr(p, path)); p += n)
+		if ((p == text || p[-1] == '/' || p[-1] == ' ' || p[-1] == '\t') &&
+		    (!p[n] || p[n] == ' ' || p[n] == '\n' || p[n] == '\t' || p[n] == ')'))
+			return true;
+	return false;
+}
+
+static int read_cmd(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	const char *base = path + f->base;
+	size_t n = strlen(base);
+	char *text;
+
+	(void)st;
+	if (type != FTW_F || base[0] != '.' || n < 6 || strcmp(base + n - 6, ".o.cmd"))
+		return 0;
+	if (!(text = file_read(path, NULL)))
+		return 0;
+	for (size_t i = 0; walk_headers[i]; i++)
+		walk_included[i] |= is_header(walk_headers[i]) && unbuilt_cmd_names(text, walk_headers[i]);
+	free(text);
+	return 0;
+}
+
+static bool *headers_included(const char *obj, char *const *sources)
+{
+	size_t n = 0;
+
+	while (sources[n])
+		n++;
+	walk_headers = (const char *const *)sources;
+	walk_included = xcalloc(n + 1, sizeof(bool));
+	nftw(obj, read_cmd, 16, FTW_PHYS);
+	return walk_included;
+}
+
 void unbuilt_check(struct candidate *c, const struct ktree *k, char *const *sources,
 		   const char *config_path, bool from_fragment, const char *obj)
 {
 	struct unbuilt_tree r = { k->repo, NULL };
+	bool *included;
 	char *config;
 
 	strv_free(c->run.unbuilt);
@@ -120,15 +177,22 @@ void unbuilt_check(struct candidate *c, const struct ktree *k, char *const *sour
 	}
 	if (from_fragment)
 		config = with_defaults(&r, sources, config);
+	included = obj ? headers_included(obj, sources) : NULL;
 	for (char *const *s = sources; *s; s++) {
-		char *line = kobj_unbuilt_line(unbuilt_read, &r, *s, config);
+		char *line = NULL;
+		/* a header is built when a built object includes it: known after the build */
+		if (is_header(*s) && included && !included[s - sources])
+			line = xstrfmt("%s is not built here: no object of this build includes it", *s);
+		else if (!is_header(*s))
+			line = kobj_unbuilt_line(unbuilt_read, &r, *s, config);
 		/* the build proves it: a file compiled leaves its object */
-		if (!line && obj && !has_object(obj, *s))
+		if (!line && !is_header(*s) && obj && !has_object(obj, *s))
 			line = xstrfmt("%s is not built here: the build made no %.*so", *s,
 				       (int)(strlen(*s) - 1), *s);
 		if (line)
 			add_line(c, line);
 	}
+	free(included);
 	git_tree_free(r.tree);
 	free(config);
 }

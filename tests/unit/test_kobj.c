@@ -6,6 +6,7 @@
 #include "patchver/base/util.h"
 #include "patchver/lab/kdeps.h"
 #include "patchver/lab/kobj.h"
+#include "patchver/lab/unbuilt.h"
 
 /* A tree as path/text pairs. */
 static const char *const tree[][2] = {
@@ -163,5 +164,15 @@ int main(void)
 		  "--config CONFIG_WIRELESS=y may turn it on");
 	CHECK_STR(unbuilt("kernel/notbuilt.c", ""),
 		  "kernel/notbuilt.c is not built here: no Makefile line of its directory names it");
+
+	/* a header is built when an object's .cmd file lists it */
+	const char *cmd = "cmd_kernel/exit.o := gcc ...\n\ndeps_kernel/exit.o := \\\n"
+			  "  kernel/exit.c \\\n    $(wildcard include/config/acct.h) \\\n"
+			  "  /cache/work/include/linux/acct.h \\\n  include/linux/fs.h \\\n";
+	CHECK(unbuilt_cmd_names(cmd, "include/linux/acct.h"));      /* under the source tree */
+	CHECK(unbuilt_cmd_names(cmd, "include/linux/fs.h"));
+	CHECK(!unbuilt_cmd_names(cmd, "include/linux/s.h"));        /* a path's tail is no path */
+	CHECK(!unbuilt_cmd_names(cmd, "include/linux/fs"));
+	CHECK(!unbuilt_cmd_names(cmd, "include/linux/nosuch.h"));
 	return check_done();
 }

@@ -44,6 +44,13 @@ void unbuilt_check(struct candidate *c, const struct ktree *k, char *const *sour
  */
 void unbuilt_same_image(struct candidate *with, const struct candidate *without);
 
+/*
+ * Does a kbuild .cmd file's text (an object's command and dependencies)
+ * name path, whole or under a source tree ("include/linux/acct.h",
+ * "/cache/work/include/linux/acct.h")?
+ */
+bool unbuilt_cmd_names(const char *text, const char *path);
+
 /* Does c's state build none of sources (every one unbuilt, or the image unchanged)? */
 bool unbuilt_all(const struct candidate *c, char *const *sources);
 
