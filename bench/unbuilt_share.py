@@ -32,7 +32,7 @@ def main():
         if cs:
             files[c] = cs
     paths = sorted({f for fs in files.values() for f in fs})
-    res = subprocess.run([bench, repo, rev, config], input="\n".join(paths) + "\n",
+    res = subprocess.run([bench, "--built-only", repo, rev, config], input="\n".join(paths) + "\n",
                          capture_output=True, text=True, check=True).stdout
     built = {line.split("\t")[1]: line.startswith("built") for line in res.splitlines()}
     per = collections.defaultdict(lambda: [0, 0])

@@ -18,11 +18,89 @@ struct reader {
 	void *ctx;
 };
 
-/* The logical lines of a Makefile: continuations joined, comments dropped. */
-static char **logical_lines(const char *text)
+/* A Makefile's logical line and the conditions of the blocks around it. */
+struct mkline {
+	char *text;                 /* NULL: the array's end */
+	char *conds;                /* "CONFIG_A !CONFIG_B" ("": none) */
+};
+
+/*
+ * A conditional's option: "ifdef CONFIG_X", "ifeq ($(CONFIG_X),y)" give
+ * CONFIG_X; "ifndef", "ifeq ($(CONFIG_X),)", "ifneq ($(CONFIG_X),y)"
+ * give !CONFIG_X.  "" for a condition on anything else (no condition).
+ */
+static void read_cond(const char *line, char *cond, size_t len)
 {
-	char **v = NULL;
-	size_t n = 0, alloc = 0;
+	const char *cfg = strstr(line, "CONFIG_");
+	bool neg = !strncmp(line, "ifndef", 6) || !strncmp(line, "ifneq", 5);
+	size_t n;
+
+	*cond = '\0';
+	if (!cfg)
+		return;
+	n = strspn(cfg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	/* ifeq ($(CONFIG_X),) and ifneq ($(CONFIG_X),) compare with nothing */
+	if (!strncmp(line, "ifeq", 4) || !strncmp(line, "ifneq", 5)) {
+		const char *comma = strchr(cfg, ',');
+		bool empty = comma && (comma[1] == ')' || isspace((unsigned char)comma[1]));
+		neg = empty ? !strncmp(line, "ifeq", 4) : neg;
+	}
+	snprintf(cond, len, "%s%.*s", neg ? "!" : "", (int)n, cfg);
+}
+
+/* The conditions of the open blocks, space-separated. */
+static char *cond_text(char (*stack)[96], size_t depth)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *text;
+
+	for (size_t i = 0; i < depth; i++)
+		if (stack[i][0])
+			sbuf_addf(&sb, "%s%s", sb.len ? " " : "", stack[i]);
+	text = xstrdup(sbuf_str(&sb));
+	sbuf_free(&sb);
+	return text;
+}
+
+/* One logical line: a conditional moves the stack, anything else is kept with it. */
+static void add_logical(struct mkline **v, size_t *n, size_t *alloc, const char *line,
+			char (*stack)[96], size_t *depth)
+{
+	const char *p = line;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!strncmp(p, "ifeq", 4) || !strncmp(p, "ifneq", 5) || !strncmp(p, "ifdef", 5) ||
+	    !strncmp(p, "ifndef", 6)) {
+		if (*depth < 16)
+			read_cond(p, stack[*depth], sizeof(stack[0]));
+		(*depth)++;
+		return;
+	}
+	if (!strncmp(p, "else", 4) && *depth && *depth <= 16) {
+		char *c = stack[*depth - 1];
+		if (*c == '!')
+			memmove(c, c + 1, strlen(c));
+		else if (*c && strlen(c) + 1 < sizeof(stack[0]))
+			memmove(c + 1, c, strlen(c) + 1), *c = '!';
+		return;
+	}
+	if (!strncmp(p, "endif", 5)) {
+		*depth -= *depth > 0;
+		return;
+	}
+	*v = xgrow(*v, alloc, *n + 2, sizeof(**v));
+	(*v)[*n].text = xstrdup(line);
+	(*v)[(*n)++].conds = cond_text(stack, *depth < 16 ? *depth : 16);
+	(*v)[*n].text = NULL;
+}
+
+/* The logical lines of a Makefile: continuations joined, comments dropped, conditions kept. */
+static struct mkline *logical_lines(const char *text)
+{
+	struct mkline *v = NULL;
+	size_t n = 0, alloc = 0, depth = 0;
+	char stack[16][96];
 	struct sbuf line = SBUF_INIT;
 
 	for (const char *p = text; p && *p;) {
@@ -35,24 +113,30 @@ static char **logical_lines(const char *text)
 		if (more && !hash) {
 			sbuf_add(&line, " ", 1);
 		} else {
-			v = xgrow(v, &alloc, n + 2, sizeof(*v));
-			v[n++] = xstrdup(sbuf_str(&line));
+			add_logical(&v, &n, &alloc, sbuf_str(&line), stack, &depth);
 			sbuf_reset(&line);
 		}
 		p = eol ? eol + 1 : p + len;
 	}
 	sbuf_free(&line);
-	if (v)
-		v[n] = NULL;
 	return v;
 }
 
+static void mklines_free(struct mkline *v)
+{
+	for (size_t i = 0; v && v[i].text; i++) {
+		free(v[i].text);
+		free(v[i].conds);
+	}
+	free(v);
+}
+
 /* dir's Makefile and Kbuild, as logical lines (NULL: neither). */
-static char **dir_makefile(const struct reader *r, const char *dir, const char *name)
+static struct mkline *dir_makefile(const struct reader *r, const char *dir, const char *name)
 {
 	char *path = *dir ? xstrfmt("%s/%s", dir, name) : xstrdup(name);
 	char *text = r->read(r->ctx, path);
-	char **lines = text ? logical_lines(text) : NULL;
+	struct mkline *lines = text ? logical_lines(text) : NULL;
 
 	free(path);
 	free(text);
@@ -65,7 +149,7 @@ static char **dir_makefile(const struct reader *r, const char *dir, const char *
  * one that builds into the image (obj-m, other variables).
  */
 static bool read_lhs(const char *line, char *prefix, size_t plen, char *option, size_t olen,
-		     const char **rhs)
+		     const char **rhs, bool *sets)
 {
 	const char *p = line, *eq, *cfg;
 	size_t n;
@@ -76,6 +160,7 @@ static bool read_lhs(const char *line, char *prefix, size_t plen, char *option, 
 	if (!eq || eq == p)
 		return false;
 	*rhs = eq + 1;
+	*sets = eq[-1] == ':';      /* ":=" replaces what an earlier line gave */
 	n = (size_t)(eq - p);
 	while (n && (p[n - 1] == '+' || p[n - 1] == ':' || isspace((unsigned char)p[n - 1])))
 		n--;
@@ -94,6 +179,11 @@ static bool read_lhs(const char *line, char *prefix, size_t plen, char *option, 
 		snprintf(prefix, plen, "%.*s", (int)(n - 5), p);
 		return true;
 	}
+	/* the boot code's "targets :=" list (in_boot()) */
+	if (n == 7 && !strncmp(p, "targets", 7)) {
+		snprintf(prefix, plen, "targets");
+		return true;
+	}
 	return false;
 }
 
@@ -109,18 +199,54 @@ static bool has_word(const char *rhs, const char *word)
 	return false;
 }
 
+/*
+ * arch/x86/boot and below: the setup code and the decompressor, made for
+ * the image by the arch Makefile ("setup-y", "targets"), not by obj-y.
+ */
+static bool in_boot(const char *dir)
+{
+	static const char *const boots[] = { "arch/x86/boot", "arch/i386/boot", "arch/x86_64/boot",
+					     NULL };
+
+	for (size_t i = 0; boots[i]; i++) {
+		size_t n = strlen(boots[i]);
+		if (!strncmp(dir, boots[i], n) && (!dir[n] || dir[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * "process_64.o" named as "process_$(BITS).o" (arch/x86 from 2.6.24):
+ * the option that makes BITS 64 ("CONFIG_64BIT") or 32 ("!CONFIG_64BIT"),
+ * NULL when rhs names word in neither form.
+ */
+static const char *bits_form(const char *rhs, const char *word)
+{
+	const char *at = strstr(word, "64") ? strstr(word, "64") : strstr(word, "32");
+	char *form;
+	bool named;
+
+	if (!at)
+		return NULL;
+	form = xstrfmt("%.*s$(BITS)%s", (int)(at - word), word, at + 2);
+	named = has_word(rhs, form);
+	free(form);
+	return !named ? NULL : at[0] == '6' ? "CONFIG_64BIT" : "!CONFIG_64BIT";
+}
+
 static bool is_direct(const char *prefix)
 {
 	static const char *const direct[] = { "obj", "lib", "core", "drivers", "net", "libs", "init",
-					      "head", "subdir", NULL };
+					      "head", "subdir", "extra", NULL };
 	for (size_t i = 0; direct[i]; i++)
 		if (!strcmp(prefix, direct[i]))
 			return true;
 	return false;
 }
 
-/* Every way of sub, each with option added (if any), appended to *out. */
-static void add_ways(struct kobj_need *out, const struct kobj_need *sub, const char *option)
+/* Every way of sub, each with the space-separated options of opts added, appended to *out. */
+static void add_ways(struct kobj_need *out, const struct kobj_need *sub, const char *opts)
 {
 	for (size_t i = 0; i < sub->nways; i++) {
 		struct kobj_way *w;
@@ -128,40 +254,73 @@ static void add_ways(struct kobj_need *out, const struct kobj_need *sub, const c
 		out->ways = xrealloc(out->ways, (out->nways + 1) * sizeof(*out->ways));
 		w = &out->ways[out->nways++];
 		w->options = strv_dup(sub->ways[i].options);
-		if (!*option)
-			continue;
 		while (w->options && w->options[k])
 			k++;
-		w->options = xrealloc(w->options, (k + 2) * sizeof(*w->options));
-		w->options[k] = xstrdup(option);
-		w->options[k + 1] = NULL;
+		for (const char *p = opts; *p;) {
+			size_t n = strcspn(p, " ");
+			if (n) {
+				w->options = xrealloc(w->options, (k + 2) * sizeof(*w->options));
+				w->options[k++] = xstrndup(p, n);
+				w->options[k] = NULL;
+			}
+			p += n + (p[n] == ' ');
+		}
 	}
+}
+
+/*
+ * "mmu-y := nommu.o" then "mmu-$(CONFIG_MMU) := mmap.o ...": the later
+ * ":=" replaces the list when its option is on.  The options of the lines
+ * after lines[at] that set prefix's list again, negated ("!CONFIG_MMU").
+ */
+static void overridden_by(const struct mkline *lines, size_t at, const char *prefix,
+			  struct sbuf *conds)
+{
+	char p2[128], option[128];
+	const char *rhs;
+	bool sets;
+
+	for (size_t i = at + 1; lines[i].text; i++)
+		if (read_lhs(lines[i].text, p2, sizeof(p2), option, sizeof(option), &rhs, &sets) &&
+		    sets && *option && !strcmp(p2, prefix))
+			sbuf_addf(conds, " !%s", option);
 }
 
 static void dir_ways(const struct reader *r, const char *dir, int depth, struct kobj_need *out);
 
 /* The ways the lines of a Makefile in dir that name word build it. */
-static void word_ways(const struct reader *r, char **lines, const char *dir, const char *word,
-		      bool top, int depth, struct kobj_need *out)
+static void word_ways(const struct reader *r, const struct mkline *lines, const char *dir,
+		      const char *word, bool top, int depth, struct kobj_need *out)
 {
 	char prefix[128], option[128];
 	const char *rhs;
+	bool sets;
 
 	if (depth > MAX_DEPTH)
 		return;
-	for (size_t i = 0; lines && lines[i]; i++) {
+	for (size_t i = 0; lines && lines[i].text; i++) {
 		struct kobj_need sub = { 0 };
-		if (!read_lhs(lines[i], prefix, sizeof(prefix), option, sizeof(option), &rhs) ||
-		    !has_word(rhs, word))
+		struct sbuf conds = SBUF_INIT;
+		const char *bits = NULL;
+		if (!read_lhs(lines[i].text, prefix, sizeof(prefix), option, sizeof(option), &rhs,
+			      &sets) || !(has_word(rhs, word) || (bits = bits_form(rhs, word))))
 			continue;
+		/* the line's own option, the blocks' around it, the ":=" after it */
+		sbuf_addf(&conds, "%s %s", option, lines[i].conds);
+		if (!has_word(rhs, word))
+			sbuf_addf(&conds, " %s", bits);
+		if (sets && !*option)
+			overridden_by(lines, i, prefix, &conds);
 		if (top && is_direct(prefix)) {
 			static char *none[] = { NULL };
 			struct kobj_way always = { none };
 			struct kobj_need one = { NULL, &always, 1 };
-			add_ways(out, &one, option);
+			add_ways(out, &one, sbuf_str(&conds));
+			sbuf_free(&conds);
 			continue;
 		}
-		if (is_direct(prefix)) {
+		if (is_direct(prefix) || (in_boot(dir) && (!strcmp(prefix, "setup") ||
+							     !strcmp(prefix, "targets")))) {
 			dir_ways(r, dir, depth + 1, &sub);
 		} else {
 			/* a composite object's part, or a list's: what builds the
@@ -175,7 +334,8 @@ static void word_ways(const struct reader *r, char **lines, const char *dir, con
 			free(var);
 			free(objs);
 		}
-		add_ways(out, &sub, option);
+		add_ways(out, &sub, sbuf_str(&conds));
+		sbuf_free(&conds);
 		kobj_need_free(&sub);
 	}
 }
@@ -189,27 +349,27 @@ static void dir_ways(const struct reader *r, const char *dir, int depth, struct 
 	char *parent = slash ? xstrndup(dir, (size_t)(slash - dir)) : xstrdup("");
 	char *base = xstrfmt("%s/", slash ? slash + 1 : dir), *full = xstrfmt("%s/", dir);
 
-	if (!*dir || depth > MAX_DEPTH) {
+	if (!*dir || in_boot(dir) || depth > MAX_DEPTH) {
 		static char *none[] = { NULL };
 		struct kobj_way always = { none };
 		struct kobj_need one = { NULL, &always, 1 };
-		if (!*dir)
+		if (depth <= MAX_DEPTH)
 			add_ways(out, &one, "");
 		goto out;
 	}
 	if (*parent) {
-		char **lines = dir_makefile(r, parent, "Kbuild");
+		struct mkline *lines = dir_makefile(r, parent, "Kbuild");
 		if (!lines)
 			lines = dir_makefile(r, parent, "Makefile");
 		word_ways(r, lines, parent, base, false, depth, out);
-		strv_free(lines);
+		mklines_free(lines);
 	}
 	/* the top Makefile's and the arch's lists name directories by their whole path */
 	for (size_t i = 0; tops[i] && !out->nways; i++) {
 		char *text = r->read(r->ctx, tops[i]);
-		char **lines = text ? logical_lines(text) : NULL;
+		struct mkline *lines = text ? logical_lines(text) : NULL;
 		word_ways(r, lines, "", full, true, depth, out);
-		strv_free(lines);
+		mklines_free(lines);
 		free(text);
 	}
 out:
@@ -274,7 +434,7 @@ void kobj_needs(kobj_read_fn read, void *ctx, const char *path, struct kobj_need
 	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup("");
 	char *obj = xstrfmt("%.*s.o", (int)(dot ? (size_t)(dot - base) : strlen(base)), base);
 	/* kbuild reads a directory's Kbuild before its Makefile */
-	char **lines = dir_makefile(&r, dir, "Kbuild");
+	struct mkline *lines = dir_makefile(&r, dir, "Kbuild");
 
 	memset(out, 0, sizeof(*out));
 	out->path = xstrdup(path);
@@ -282,7 +442,7 @@ void kobj_needs(kobj_read_fn read, void *ctx, const char *path, struct kobj_need
 		lines = dir_makefile(&r, dir, "Makefile");
 	word_ways(&r, lines, dir, obj, false, 0, out);
 	tidy(out);
-	strv_free(lines);
+	mklines_free(lines);
 	free(dir);
 	free(obj);
 }
@@ -305,7 +465,8 @@ bool kobj_built(const struct kobj_need *n, const char *config, char ***missing)
 		char **lack = NULL;
 		size_t k = 0;
 		for (char **o = n->ways[i].options; o && *o; o++)
-			if (kdeps_value(config, *o) != 2) {
+			/* "!CONFIG_X": built while X is off (mm/nommu.c, init/noinitramfs.c) */
+			if (**o == '!' ? kdeps_value(config, *o + 1) == 2 : kdeps_value(config, *o) != 2) {
 				lack = xrealloc(lack, (k + 2) * sizeof(*lack));
 				lack[k++] = xstrdup(*o);
 				lack[k] = NULL;
@@ -344,7 +505,13 @@ char *kobj_unbuilt_line(kobj_read_fn read, void *ctx, const char *path, const ch
 	sbuf_addf(&out, "%s is not built here: it needs", path);
 	for (char **m = missing; *m; m++) {
 		bool found;
-		char **unmet = kdeps_unmet(read, ctx, *m, config, &found);
+		char **unmet;
+		if (**m == '!') {   /* built only while an option is off */
+			sbuf_addf(&out, "%s %s off", m == missing ? "" : ",", *m + 1);
+			sbuf_addf(&turn, " --config %s=n", *m + 1);
+			continue;
+		}
+		unmet = kdeps_unmet(read, ctx, *m, config, &found);
 		sbuf_addf(&out, "%s %s", m == missing ? "" : ",", *m);
 		if (!found)
 			sbuf_adds(&out, " (no Kconfig entry defines it here)");

@@ -20,7 +20,8 @@ static const char *const tree[][2] = {
 	{ "arch/x86/Kconfig", "config X86\n\tdef_bool y\n" },
 	{ "arch/x86/Makefile", "core-y += arch/x86/\nlibs-y += arch/x86/lib/\n" },
 	{ "arch/x86/lib/Makefile", "lib-y := delay.o\n" },
-	{ "arch/x86/kernel/Makefile", "obj-y := setup.o\nobj-$(CONFIG_APM) += apm.o\n" },
+	{ "arch/x86/kernel/Makefile", "extra-y := head$(BITS).o init_task.o\nobj-y := setup.o\n"
+				      "obj-y += process_$(BITS).o\nobj-$(CONFIG_APM) += apm.o\n" },
 	{ "init/Kconfig",
 	  "config BSD_PROCESS_ACCT\n\tbool \"BSD Process Accounting\"\n\thelp\n"
 	  "\t  If you say Y here, a user level program will be able to\n"
@@ -36,6 +37,14 @@ static const char *const tree[][2] = {
 			     "config MMU\n\tdef_bool y\nconfig ASKED\n\tbool \"asked\"\n\tdefault y\n" },
 	{ "mm/Makefile", "mmu-y := nommu.o\nmmu-$(CONFIG_MMU) := fremap.o \\\n\tmmap.o\n"
 			 "obj-y := util.o $(mmu-y)\n" },
+	{ "fs/Makefile", "ifeq ($(CONFIG_BLOCK),y)\nobj-y += bio.o\n"
+			 "ifdef CONFIG_SMP\nobj-y += percpu.o\nelse\nobj-y += percpu_up.o\nendif\n"
+			 "else\nobj-y += no-block.o\nendif\n"
+			 "ifneq ($(CONFIG_BLK_DEV_INITRD),y)\nobj-y += noinitramfs.o\nelse\n"
+			 "obj-$(CONFIG_BLK_DEV_INITRD) += initramfs.o\nendif\n"
+			 "ifneq ($(CONFIG_ACPI_PROCESSOR),)\nobj-y += cstate.o\nendif\n" },
+	{ "arch/x86/boot/Makefile", "targets := vmlinux.bin setup.bin\nsetup-y += a20.o main.o\n" },
+	{ "arch/x86/boot/compressed/Makefile", "targets := vmlinux misc.o piggy.o\n" },
 	{ "arch/x86/Kbuild", "obj-y += kernel/\nobj-$(CONFIG_KVM) += kvm/\n" },
 	{ "arch/x86/kvm/Makefile", "kvm-y += x86.o\nobj-$(CONFIG_KVM) += kvm.o\n" },
 	{ "kernel/Makefile",
@@ -125,12 +134,29 @@ int main(void)
 	CHECK_STR(ways("arch/x86/kernel/setup.c"), "");        /* arch/x86/ in core-y, kernel/ in its Kbuild */
 	CHECK_STR(ways("arch/x86/lib/delay.c"), "");           /* the arch Makefile names it by its whole path */
 	CHECK_STR(ways("arch/x86/kernel/apm.c"), "CONFIG_APM");
+	CHECK_STR(ways("arch/x86/kernel/init_task.c"), "");     /* extra-y: the head objects */
+	CHECK_STR(ways("arch/x86/kernel/head64.c"), "CONFIG_64BIT");   /* $(BITS) */
+	CHECK_STR(ways("arch/x86/kernel/process_32.c"), "!CONFIG_64BIT");
 	/* a list named by an assignment ("obj-y += $(mmu-y)") */
 	CHECK_STR(ways("mm/mmap.c"), "CONFIG_MMU");
-	CHECK_STR(ways("mm/nommu.c"), "");
+	CHECK_STR(ways("mm/nommu.c"), "!CONFIG_MMU");           /* a later ":=" replaces the list */
+	CHECK_STR(unbuilt("mm/nommu.c", "CONFIG_MMU=y\n"),
+		  "mm/nommu.c is not built here: it needs CONFIG_MMU off; --config CONFIG_MMU=n may turn it on");
+	/* conditional blocks: ifeq/ifneq/ifdef/ifndef, else, nested */
+	CHECK_STR(ways("fs/bio.c"), "CONFIG_BLOCK");
+	CHECK_STR(ways("fs/no-block.c"), "!CONFIG_BLOCK");
+	CHECK_STR(ways("fs/percpu.c"), "CONFIG_BLOCK+CONFIG_SMP");
+	CHECK_STR(ways("fs/percpu_up.c"), "!CONFIG_SMP+CONFIG_BLOCK");
+	CHECK_STR(ways("fs/noinitramfs.c"), "!CONFIG_BLK_DEV_INITRD");
+	CHECK_STR(ways("fs/initramfs.c"), "CONFIG_BLK_DEV_INITRD");
+	CHECK_STR(ways("fs/cstate.c"), "CONFIG_ACPI_PROCESSOR");
 	CHECK_STR(ways("mm/util.c"), "");
 	/* a directory's Kbuild first (arch/x86's), an option named twice on the way once */
 	CHECK_STR(ways("arch/x86/kvm/x86.c"), "CONFIG_KVM");
+	/* the setup code and the decompressor: made for the image */
+	CHECK_STR(ways("arch/x86/boot/main.c"), "");
+	CHECK_STR(ways("arch/x86/boot/compressed/misc.c"), "");
+	CHECK_STR(ways("arch/x86/boot/nosuch.c"), "-");
 	/* a composite object's parts */
 	CHECK_STR(ways("net/wireless/core.c"), "CONFIG_CFG80211+CONFIG_WIRELESS");
 	CHECK_STR(ways("net/wireless/wext.c"), "CONFIG_CFG80211+CONFIG_WEXT+CONFIG_WIRELESS");
