@@ -81,10 +81,46 @@ static void add_line(struct candidate *c, char *line)
 	c->run.unbuilt[n + 1] = NULL;
 }
 
+/* config's text without its "option=y" line. */
+static char *without(char *config, const char *option)
+{
+	char *on = xstrfmt("%s=y", option), *p = config;
+	size_t n = strlen(on);
+
+	for (; (p = strstr(p, on)); p += n)
+		if ((p == config || p[-1] == '\n') && (!p[n] || p[n] == '\n')) {
+			memmove(p, p + n + (p[n] == '\n'), strlen(p + n + (p[n] == '\n')) + 1);
+			break;
+		}
+	free(on);
+	return config;
+}
+
+/* The sources' options config sets whose Kconfig dependencies it does not meet, dropped. */
+static char *dropped_unmet(struct unbuilt_tree *r, char *const *sources, char *config)
+{
+	for (char *const *s = sources; *s; s++) {
+		struct kobj_need need;
+		kobj_needs(unbuilt_read, r, *s, &need);
+		for (size_t w = 0; w < need.nways; w++)
+			for (char **o = need.ways[w].options; o && *o; o++) {
+				bool found;
+				char **unmet = **o == '!' || kdeps_value(config, *o) != 2 ? NULL :
+					       kdeps_unmet(unbuilt_read, r, *o, config, &found);
+				if (unmet)
+					config = without(config, *o);
+				strv_free(unmet);
+			}
+		kobj_need_free(&need);
+	}
+	return config;
+}
+
 /*
  * A fragment is what allnoconfig starts from, not a .config: the options
- * that need no asking (no prompt, default y) are on all the same.  Those
- * the sources' ways need are added to its text.
+ * that need no asking (no prompt, default y) are on all the same, and one
+ * it sets whose dependencies are not met does not stick.  Both, for the
+ * options the sources' ways need, made so in its text.
  */
 static char *with_defaults(struct unbuilt_tree *r, char *const *sources, char *config)
 {
@@ -92,6 +128,7 @@ static char *with_defaults(struct unbuilt_tree *r, char *const *sources, char *c
 	char *text;
 
 	sbuf_adds(&out, config);
+	sbuf_adds(&out, "\n");
 	for (char *const *s = sources; *s; s++) {
 		struct kobj_need need;
 		kobj_needs(unbuilt_read, r, *s, &need);
@@ -107,7 +144,7 @@ static char *with_defaults(struct unbuilt_tree *r, char *const *sources, char *c
 	text = xstrdup(sbuf_str(&out));
 	sbuf_free(&out);
 	free(config);
-	return text;
+	return dropped_unmet(r, sources, text);
 }
 
 /*
