@@ -81,7 +81,8 @@ static bool has_word(const char *rhs, const char *word)
 	size_t n = strlen(word);
 
 	for (const char *p = rhs; (p = strstr(p, word)); p++)
-		if ((p == rhs || isspace((unsigned char)p[-1])) &&
+		if ((p == rhs || isspace((unsigned char)p[-1]) ||
+		     (p - rhs >= 7 && !strncmp(p - 7, "$(obj)/", 7))) &&    /* "$(obj)/misc.o" */
 		    (!p[n] || isspace((unsigned char)p[n])))
 			return true;
 	return false;
@@ -231,11 +232,13 @@ static void word_ways(const struct reader *r, const struct mkline *lines, const 
 /* What builds directory dir: its parent's line naming it, or the top and arch Makefiles'. */
 static void dir_ways(const struct reader *r, const char *dir, int depth, struct kobj_need *out)
 {
-	static const char *const tops[] = { "Makefile", "arch/x86/Makefile", "arch/i386/Makefile",
-					    "arch/x86/Kbuild", NULL };
+	/* the lists of top directories: the top Makefile's (core-y, drivers-y, ...), the
+	 * top Kbuild's (obj-y += fs/, from 5.x), the arch's (core-y += arch/x86/kernel/) */
+	static const char *const tops[] = { "Makefile", "Kbuild", "arch/x86/Makefile",
+					    "arch/i386/Makefile", "arch/x86_64/Makefile", NULL };
 	const char *slash = strrchr(dir, '/');
 	char *parent = slash ? xstrndup(dir, (size_t)(slash - dir)) : xstrdup("");
-	char *base = xstrfmt("%s/", slash ? slash + 1 : dir), *full = xstrfmt("%s/", dir);
+	char *full = xstrfmt("%s/", dir);
 
 	if (!*dir || in_boot(dir) || depth > MAX_DEPTH) {
 		static char *none[] = { NULL };
@@ -245,24 +248,36 @@ static void dir_ways(const struct reader *r, const char *dir, int depth, struct 
 			add_ways(out, &one, "");
 		goto out;
 	}
-	if (*parent) {
-		struct mkline *lines = dir_makefile(r, parent, "Kbuild");
+	/* the parent's line, else an ancestor's naming the rest of the path ("input/serio/") */
+	for (const char *cut = slash; cut && !out->nways; ) {
+		char *above = xstrndup(dir, (size_t)(cut - dir)), *rest = xstrfmt("%s/", cut + 1);
+		struct mkline *lines = dir_makefile(r, above, "Kbuild");
 		if (!lines)
-			lines = dir_makefile(r, parent, "Makefile");
-		word_ways(r, lines, parent, base, false, depth, out);
+			lines = dir_makefile(r, above, "Makefile");
+		word_ways(r, lines, above, rest, false, depth, out);
 		kmake_lines_free(lines);
+		free(above);
+		free(rest);
+		while (--cut > dir && *cut != '/')
+			;
+		if (cut <= dir)
+			break;
 	}
 	/* the top Makefile's and the arch's lists name directories by their whole path */
 	for (size_t i = 0; tops[i] && !out->nways; i++) {
 		char *text = r->read(r->ctx, tops[i]);
 		struct mkline *lines = text ? kmake_lines(text) : NULL;
 		word_ways(r, lines, "", full, true, depth, out);
+		if (!strncmp(full, "arch/x86/", 9)) {  /* the top Kbuild's "arch/$(SRCARCH)/" */
+			char *as = xstrfmt("arch/$(SRCARCH)/%s", full + 9);
+			word_ways(r, lines, "", as, true, depth, out);
+			free(as);
+		}
 		kmake_lines_free(lines);
 		free(text);
 	}
 out:
 	free(parent);
-	free(base);
 	free(full);
 }
 

@@ -62,13 +62,39 @@ static const char *const tree[][2] = {
 	{ NULL, NULL },
 };
 
+/* A tree of 5.x and later: the top Kbuild lists the top directories. */
+static const char *const tree6[][2] = {
+	{ "Makefile", "core-y\t\t:=\ndrivers-y\t:=\nlibs-y\t\t:= lib/\n" },
+	{ "Kbuild", "obj-y\t\t\t+= arch/$(SRCARCH)/\nobj-y\t\t\t+= kernel/\nobj-y += fs/\n"
+		    "obj-$(CONFIG_NET)\t+= net/\n" },
+	{ "arch/x86/Kbuild", "obj-y += kernel/\n" },
+	{ "arch/x86/kernel/Makefile", "obj-y += setup.o\n" },
+	{ "fs/Makefile", "obj-y :=\topen.o \\\n\t\tnamei.o\n" },
+	{ "net/Makefile", "obj-y := socket.o\n" },
+	{ NULL, NULL },
+};
+
+/* ctx NULL: tree; else tree6. */
 static char *read_tree(void *ctx, const char *path)
 {
-	(void)ctx;
-	for (size_t i = 0; tree[i][0]; i++)
-		if (!strcmp(tree[i][0], path))
-			return xstrdup(tree[i][1]);
+	const char *const (*t)[2] = ctx ? tree6 : tree;
+
+	for (size_t i = 0; t[i][0]; i++)
+		if (!strcmp(t[i][0], path))
+			return xstrdup(t[i][1]);
 	return NULL;
+}
+
+static const char *ways6(const char *path)
+{
+	static char buf[256];
+	struct kobj_need n;
+
+	kobj_needs(read_tree, (void *)tree6, path, &n);
+	snprintf(buf, sizeof(buf), "%s", !n.nways ? "-" : n.ways[0].options && n.ways[0].options[0] ?
+		 n.ways[0].options[0] : "");
+	kobj_need_free(&n);
+	return buf;
 }
 
 /* The ways that build path, as "A+B|C" ("" for always; "-" for none). */
@@ -137,6 +163,13 @@ int main(void)
 	CHECK_STR(ways("arch/x86/kernel/init_task.c"), "");     /* extra-y: the head objects */
 	CHECK_STR(ways("arch/x86/kernel/head64.c"), "CONFIG_64BIT");   /* $(BITS) */
 	CHECK_STR(ways("arch/x86/kernel/process_32.c"), "!CONFIG_64BIT");
+	/* 5.x on: the top Kbuild's directories (arch/$(SRCARCH)/ among them); the arch's
+	 * Kbuild names its own subdirectories, not the top's */
+	CHECK_STR(ways6("fs/namei.c"), "");
+	CHECK_STR(ways6("arch/x86/kernel/setup.c"), "");
+	CHECK_STR(ways6("net/socket.c"), "CONFIG_NET");
+	CHECK_STR(ways6("kernel/nosuch.c"), "-");
+
 	/* a list named by an assignment ("obj-y += $(mmu-y)") */
 	CHECK_STR(ways("mm/mmap.c"), "CONFIG_MMU");
 	CHECK_STR(ways("mm/nommu.c"), "!CONFIG_MMU");           /* a later ":=" replaces the list */
