@@ -13,32 +13,29 @@
 
 /*
  * The queues' commits read as the tags' ones are: named, or by patch-id
- * among the commits no stable line has.
+ * among the commits no stable line has (upstream_ok).
  */
-static void queue_map(struct carriers *cs, struct history *h, struct contain *c)
+static void queue_map(struct carriers *cs, struct history *h, const bool *upstream_ok)
 {
 	struct backmap_commit *v = NULL;
-	struct backmap_patchids pids = { backport_patch_id, h, NULL };
+	struct backmap_patchids pids = { backport_patch_id, h, upstream_ok };
 	size_t n = 0, alloc = 0;
-	bool *upstream_ok;
 
-	cs->queue = backport_queue(h, c);
-	for (uint32_t i = 0; i < h->dag.nr; i++) {
+	for (uint32_t i = 0; i < cs->nr; i++) {
 		if (!cs->queue[i])
 			continue;
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
 		v[n].commit = i;
 		v[n++].tag = BACKMAP_ON_BRANCH;
 	}
-	pids.upstream_ok = upstream_ok = backport_upstream_ok(h, c, cs->queue);
 	backmap_compute(&cs->queued, &h->dag, &h->tags, v, n, backport_message, h, &pids);
-	free(upstream_ok);
 	free(v);
 }
 
 int carriers_open(struct carriers *cs, struct history *h, struct contain *c,
 		  const uint32_t *commits, size_t ncommits, const char *const *paths, size_t npaths)
 {
+	bool *upstream_ok;
 	int ret;
 
 	memset(cs, 0, sizeof(*cs));
@@ -46,12 +43,15 @@ int carriers_open(struct carriers *cs, struct history *h, struct contain *c,
 	history_load_branches(h);
 	if ((ret = backport_map_for(&cs->tagged, h, c, commits, ncommits, paths, npaths)))
 		return ret;
-	queue_map(cs, h, c);
-	/* the stable lines' commits: their tags', and the queues */
 	cs->nr = h->dag.nr;
-	cs->stable_line = backport_upstream_ok(h, c, NULL);
+	cs->queue = backport_queue(h, c);
+	/* one pass over the DAG: what may be upstream, and the rest loaded is a stable line's */
+	upstream_ok = backport_upstream_ok(h, c, cs->queue);
+	cs->stable_line = xmalloc((size_t)cs->nr + 1);
 	for (uint32_t i = 0; i < cs->nr; i++)
-		cs->stable_line[i] = h->dag.loaded[i] && (!cs->stable_line[i] || cs->queue[i]);
+		cs->stable_line[i] = h->dag.loaded[i] && !upstream_ok[i];
+	queue_map(cs, h, upstream_ok);
+	free(upstream_ok);
 	return 0;
 }
 
