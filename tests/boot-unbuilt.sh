@@ -3,7 +3,8 @@
 # (label "boot"): the model history's flaw and fix are in kernel/acct.c,
 # built only with CONFIG_BSD_PROCESS_ACCT (make-model-kernel.sh unbuilt).
 # The plan says so before anything is built, each build proves it (no
-# kernel/acct.o), and the verdict is "not tested", never "fix confirmed".
+# kernel/acct.o), and the verdict is "not tested", never "fix confirmed";
+# with the --config options that build it, the fix is confirmed.
 . "${TESTS:=$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 tmp=$(scratch)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,4 +38,14 @@ expect_eq "$(jq -r '"\(.verify_boot.confirmed) \(.verify_boot.not_tested)"' <<<"
 	"run: not confirmed either: not tested"
 expect_eq "$(jq -r "$c[] | select(.name == \"v6.2-rc2+fix\") | \"\(.unbuilt_from) \(.unbuilt[0])\"" <<<"$j")" \
 	"config $line" "run: the built state's .config says it"
+
+# with the options that build it, the fix is tested: the flaw shows, and is gone with the fix
+j=$("$PATCHVER" -C "$model" --verify-boot --json --max-states 2 --config CONFIG_MULTIUSER=y \
+	--config CONFIG_BSD_PROCESS_ACCT=y --reproducer "$TESTS/model/acct-off.c" "$fix" 2>"$tmp/err")
+expect_eq "$?" 0 "run with --config: fix confirmed, exit 0 (stderr: $(tail -3 "$tmp/err"))"
+expect_eq "$(jq -r '"\(.verify_boot.confirmed) \(.verify_boot.not_tested)"' <<<"$j")" "true false" \
+	"run with --config: confirmed, and tested"
+expect_eq "$(jq -r "[$c[] | .unbuilt | length] | add" <<<"$j")" 0 "run with --config: nothing unbuilt"
+expect_eq "$(jq -r "[$c[] | \"\(.name)=\(.as_expected)\"] | join(\" \")" <<<"$j")" \
+	"v6.2-rc2=true v6.2-rc2+fix=true" "run with --config: the flaw shows without the fix, not with it"
 finish
