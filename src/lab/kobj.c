@@ -237,7 +237,6 @@ static void dir_ways(const struct reader *r, const char *dir, int depth, struct 
 	static const char *const tops[] = { "Makefile", "Kbuild", "arch/x86/Makefile",
 					    "arch/i386/Makefile", "arch/x86_64/Makefile", NULL };
 	const char *slash = strrchr(dir, '/');
-	char *parent = slash ? xstrndup(dir, (size_t)(slash - dir)) : xstrdup("");
 	char *full = xstrfmt("%s/", dir);
 
 	if (!*dir || in_boot(dir) || depth > MAX_DEPTH) {
@@ -277,7 +276,6 @@ static void dir_ways(const struct reader *r, const char *dir, int depth, struct 
 		free(text);
 	}
 out:
-	free(parent);
 	free(full);
 }
 
